@@ -1,0 +1,39 @@
+# Sourced by scripts/play and scripts/test: make sure .venv exists and matches pyproject.toml.
+# Idempotent: a second run with nothing changed installs nothing.
+# Usage: ensure_venv EXTRAS   (e.g. "dev" or "")
+ensure_venv() {
+    local extras="$1" root py stamp want
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    py="${CLANS_PYTHON:-python3}"
+    if ! command -v "$py" >/dev/null 2>&1; then
+        echo "clans-pi: $py not found; install Python 3.11 or newer (on a Pi: sudo apt install python3 python3-venv)" >&2
+        return 1
+    fi
+    if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+        echo "clans-pi: needs Python 3.11 or newer, $py is $("$py" -V 2>&1)" >&2
+        return 1
+    fi
+    if [ ! -x "$root/.venv/bin/python" ]; then
+        echo "clans-pi: creating $root/.venv" >&2
+        "$py" -m venv "$root/.venv" || {
+            echo "clans-pi: could not create a virtual environment (on Debian: sudo apt install python3-venv)" >&2
+            return 1
+        }
+    fi
+    stamp="$root/.venv/.clans-pi-installed"
+    local hash have
+    hash="$(sha256sum <"$root/pyproject.toml" | cut -d' ' -f1)"
+    want="$hash [$extras]"
+    have="$(cat "$stamp" 2>/dev/null || true)"
+    # An install with extras also serves a request without them (play after test).
+    if [ "$have" != "$want" ] && ! { [ -z "$extras" ] && [ "${have%% *}" = "$hash" ]; }; then
+        echo "clans-pi: installing into .venv (first run, or pyproject.toml changed)" >&2
+        local spec="$root"
+        [ -n "$extras" ] && spec="$root[$extras]"
+        "$root/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec" || {
+            echo "clans-pi: pip install failed (see above); nothing else was changed" >&2
+            return 1
+        }
+        echo "$want" >"$stamp"
+    fi
+}
