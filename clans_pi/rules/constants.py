@@ -1,0 +1,21 @@
+"""Names shared by the whole rules package: clans (R3) and terrains (R1)."""
+
+from typing import Final
+
+#: The five clans in their fixed order (R3). A clan's index is its position here.
+CLANS: Final = ("red", "blue", "green", "yellow", "black")
+CLAN_INDEX: Final = {name: i for i, name in enumerate(CLANS)}
+NUM_CLANS: Final = len(CLANS)
+
+#: The four terrains (R1). A terrain's index is its position here.
+TERRAINS: Final = ("forest", "mountain", "steppe", "grassland")
+TERRAIN_INDEX: Final = {name: i for i, name in enumerate(TERRAINS)}
+
+NUM_TERRITORIES: Final = 60  # R1
+NUM_REGIONS: Final = 12  # R1
+REGION_SIZE: Final = 5  # R1, R5: one hut of each clan per region
+HUTS_PER_CLAN: Final = 12  # R3
+NUM_CHIPS: Final = 12  # R4
+MIN_PLAYERS: Final = 2  # R6
+MAX_PLAYERS: Final = 4  # R6
+BIG_GROUP: Final = 7  # R9

@@ -1,0 +1,121 @@
+"""Set-up (R3, R5-R7): checking a given deal, and dealing a new game from a random source."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import operator
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from .board import Board
+from .constants import CLAN_INDEX, CLANS, MAX_PLAYERS, MIN_PLAYERS
+from .errors import SetupError
+
+if TYPE_CHECKING:
+    from .epochs import EpochChart
+    from .state import GameState
+
+
+def check_setup(
+    board: Board,
+    players: Sequence[str],
+    clans: Sequence[str],
+    huts: Sequence[str] | Mapping[int, str],
+) -> tuple[int, ...]:
+    """Check players, their clans and the initial huts; return the clan index per territory.
+
+    Raises :class:`SetupError` naming what is wrong and where.
+    """
+    if isinstance(players, str) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise SetupError(
+            f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
+        )
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError(f"players: player {i} needs a name, not {name!r}")
+    if isinstance(clans, str) or len(clans) != len(players):
+        raise SetupError(f"clans: one clan per player ({len(players)}), not {len(clans)}")
+    for i, clan in enumerate(clans):
+        if clan not in CLAN_INDEX:
+            raise SetupError(
+                f"clans: player {i} has unknown clan {clan!r} (R3: {', '.join(CLANS)})"
+            )
+    if len(set(clans)) != len(clans):
+        raise SetupError("clans: each player needs a different clan (R6)")
+    n = len(board.territories)
+    if isinstance(huts, Mapping):
+        extra = sorted(set(huts) - set(range(n)), key=str)
+        if extra:
+            raise SetupError(f"huts: territory {extra[0]!r} is not on the board")
+        missing = [t for t in range(n) if t not in huts]
+        if missing:
+            raise SetupError(f"huts: territory {missing[0]} has no hut (R5: one hut per territory)")
+        by_territory = [huts[t] for t in range(n)]
+    else:
+        by_territory = list(huts)
+        if len(by_territory) != n:
+            raise SetupError(f"huts: {len(by_territory)} huts given; the board has {n} territories")
+    for t, clan in enumerate(by_territory):
+        if clan not in CLAN_INDEX:
+            raise SetupError(
+                f"huts: territory {t} has unknown clan {clan!r} (R3: {', '.join(CLANS)})"
+            )
+    for members in board.regions:
+        seen: dict[str, int] = {}
+        for t in members:
+            clan = by_territory[t]
+            if clan in seen:
+                raise SetupError(
+                    f"huts: region {board.territories[t].region} has two {clan} huts "
+                    f"(territories {seen[clan]} and {t}); R5 puts one hut of each clan per region"
+                )
+            seen[clan] = t
+    return tuple(CLAN_INDEX[c] for c in by_territory)
+
+
+def deal(
+    board: Board,
+    players: Sequence[str],
+    rng: random.Random,
+    chart: EpochChart | None = None,
+    *,
+    random_first: bool = True,
+) -> GameState:
+    """Deal a new game: huts per region at random (R5), a secret clan per player (R6),
+    and a random first player (R7), keeping seat order.
+
+    ``players`` are given in seat (clockwise) order; the returned game lists them in turn
+    order, the first player first.
+    """
+    from .epochs import load_default_chart
+    from .state import GameState
+
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise SetupError(
+            f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
+        )
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError(f"players: player {i} needs a name, not {name!r}")
+    rand = rng.random
+    flat: list[int] = []
+    for _ in board.regions:
+        flat += _PERMUTATIONS[int(rand() * len(_PERMUTATIONS))]  # R5: a random permutation
+    # flat[k] is the clan of the k-th territory in region order; put it in id order.
+    initial = _region_order_getter(board)(flat)
+    dealt = rng.sample(range(len(CLANS)), len(players))  # R6
+    first = rng.randrange(len(players)) if random_first else 0  # R7
+    order = tuple(players[first:]) + tuple(players[:first])
+    clans = tuple(dealt[first:] + dealt[:first])
+    return GameState._trusted(board, chart or load_default_chart(), order, clans, initial)
+
+
+_PERMUTATIONS = tuple(itertools.permutations(range(len(CLANS))))
+
+
+@functools.cache
+def _region_order_getter(board: Board) -> Callable[[list[int]], tuple[int, ...]]:
+    position = {t: k for k, t in enumerate(t for members in board.regions for t in members)}
+    return operator.itemgetter(*(position[t] for t in range(len(board.territories))))
