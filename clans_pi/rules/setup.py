@@ -28,6 +28,12 @@ def check_setup(
 
     Raises :class:`SetupError` naming what is wrong and where.
     """
+    check_players(players, clans)
+    return _check_huts(board, huts)
+
+
+def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
+    """Check the player names and their clans (R6); raise :class:`SetupError`."""
     if isinstance(players, str) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SetupError(
             f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
@@ -44,6 +50,9 @@ def check_setup(
             )
     if len(set(clans)) != len(clans):
         raise SetupError("clans: each player needs a different clan (R6)")
+
+
+def _check_huts(board: Board, huts: Sequence[str] | Mapping[int, str]) -> tuple[int, ...]:
     n = len(board.territories)
     if isinstance(huts, Mapping):
         extra = sorted(set(huts) - set(range(n)), key=str)

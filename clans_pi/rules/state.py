@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 from . import events as ev
 from .board import Board, iter_bits
-from .constants import BIG_GROUP, CLAN_INDEX, CLANS, NUM_CLANS
+from .constants import BIG_GROUP, CLAN_INDEX, CLANS, HUTS_PER_CLAN, NUM_CLANS
 from .epochs import FAVOURABLE, HOSTILE, EpochChart
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, SetupError
 from .moves import Move
-from .setup import check_setup
+from .setup import check_players, check_setup
 
 _EFFECT_NAMES = {FAVOURABLE: "favourable", 0: "neutral", HOSTILE: "hostile"}
 _ALL_CLANS_BITS = sum(1 << (4 * c) for c in range(NUM_CLANS))  # 0x11111
@@ -130,6 +130,59 @@ class GameState:
         """Start a game from a deal known to be valid (used by :func:`setup.deal`)."""
         state = object.__new__(cls)
         state._start(board, chart, players, clans, initial)
+        return state
+
+    @classmethod
+    def from_position(
+        cls,
+        board: Board,
+        chart: EpochChart,
+        players: Sequence[str],
+        clans: Sequence[str],
+        huts: Mapping[int, Mapping[str, int]],
+        *,
+        chips_taken: int = 0,
+    ) -> GameState:
+        """Set up an arbitrary position (for puzzles, tutorials and rule tests).
+
+        ``huts`` maps territory -> {clan: n}; territories not listed are empty. Non-empty
+        territories with no non-empty neighbour count as villages founded earlier;
+        ``chips_taken`` chips are already gone (their villages are not recorded). Such a
+        game has no deal, so it cannot be written as a record.
+        """
+        check_players(players, clans)
+        per_clan = [0] * NUM_CLANS
+        pack = [0] * len(board.territories)
+        for t, group in huts.items():
+            if not isinstance(t, int) or not 0 <= t < len(pack):
+                raise SetupError(f"position: there is no territory {t!r}")
+            for clan, n in group.items():
+                if clan not in CLAN_INDEX:
+                    raise SetupError(f"position: territory {t} has unknown clan {clan!r}")
+                if not isinstance(n, int) or n < 0:
+                    raise SetupError(f"position: territory {t}: {n!r} {clan} huts")
+                per_clan[CLAN_INDEX[clan]] += n
+                pack[t] += n << (4 * CLAN_INDEX[clan])
+        for c, n in enumerate(per_clan):
+            if n > HUTS_PER_CLAN:
+                raise SetupError(
+                    f"position: {n} {CLANS[c]} huts; each clan has {HUTS_PER_CLAN} (R3)"
+                )
+        if not 0 <= chips_taken < len(chart.chip_epoch) - 1:
+            raise SetupError(f"position: {chips_taken} chips taken is out of range")
+        state = object.__new__(cls)
+        state._start(board, chart, tuple(players), tuple(CLAN_INDEX[c] for c in clans), ())
+        state._pack = pack
+        state._count = [sum(unpack_huts(p)) for p in pack]
+        nonempty = [1 if n else 0 for n in state._count]
+        state._degree = [sum(nonempty[u] for u in nbrs) for nbrs in board.neighbor_ids]
+        state._alive = bytearray(
+            1 if n and d else 0 for n, d in zip(nonempty, state._degree, strict=True)
+        )
+        state._nalive = sum(state._alive)
+        state._taken = chips_taken
+        if not state._nalive:
+            state._end = END_NO_MOVES
         return state
 
     def _start(
