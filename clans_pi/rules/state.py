@@ -32,6 +32,7 @@ from .constants import BIG_GROUP, CLAN_INDEX, CLANS, HUTS_PER_CLAN, NUM_CLANS
 from .epochs import FAVOURABLE, HOSTILE, EpochChart
 from .errors import IllegalMoveError, SetupError
 from .moves import Move
+from .observation import Observation, observe
 from .setup import check_players, check_setup
 
 _EFFECT_NAMES = {FAVOURABLE: "favourable", 0: "neutral", HOSTILE: "hostile"}
@@ -296,6 +297,11 @@ class GameState:
     def live_mask(self) -> int:
         """Bitset of territories that hold huts and are not villages."""
         return sum(1 << t for t, a in enumerate(self._alive) if a)
+
+    def observation(self, viewer: int | None = None) -> Observation:
+        """Everything ``viewer`` may know now and nothing else (R22); None: the public view.
+        Build anything a person sees from this, never from the state itself."""
+        return observe(self, viewer)
 
     def scores(self) -> tuple[int, ...]:
         """Each player's clan points plus chips (R20). Secret until the end (R22)."""

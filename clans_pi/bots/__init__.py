@@ -1,0 +1,1 @@
+"""Computer players. They see what a player at the table sees, nothing more (R22)."""

@@ -1,0 +1,156 @@
+"""The ``clans-pi`` command: play, show the board, replay a record.
+
+Errors in what the user gave us (files, records, options) print one line and exit 1;
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .bots.random_mover import RandomMover
+from .files import load_board, load_chart, read_json
+from .rules.board import Board
+from .rules.constants import MAX_PLAYERS, MIN_PLAYERS
+from .rules.errors import ClansError
+from .rules.events import GameOver, Strife, VillageFounded, VillageScored, VillageUnscored
+from .rules.record import replay, result, to_record
+from .rules.setup import deal
+
+DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except ClansError as exc:
+        print(f"clans-pi {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # e.g. piped into `head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clans-pi", description="A tabletop companion for Leo Colovini's Clans."
+    )
+    parser.add_argument("--version", action="version", version=f"clans-pi {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped one")
+        p.add_argument("--chart", metavar="PATH", help="an epoch chart file (a variant)")
+
+    p = sub.add_parser("play", help="play a game (headless: computer players in the terminal)")
+    common(p)
+    p.add_argument(
+        "--players", type=int, default=3, help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 3)"
+    )
+    p.add_argument("--seed", type=int, help="seed for a reproducible game")
+    p.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.set_defaults(run=_play)
+
+    p = sub.add_parser("board", help="describe the board")
+    common(p)
+    p.add_argument("--json", action="store_true", help="print the board as JSON")
+    p.set_defaults(run=_board)
+
+    p = sub.add_parser("replay", help="check a game record move by move and print the outcome")
+    common(p)
+    p.add_argument("file", metavar="FILE", help="a clans-record/1 JSON file, or - for stdin")
+    p.set_defaults(run=_replay)
+    return parser
+
+
+def _board(args: argparse.Namespace) -> int:
+    board = load_board(args.board)
+    if args.json:
+        print(json.dumps(board.to_dict()))
+        return 0
+    print(_describe_board(board))
+    return 0
+
+
+def _describe_board(board: Board) -> str:
+    terrains = Counter(t.terrain for t in board.territories)
+    degrees = Counter(len(t.neighbors) for t in board.territories)
+    lines = [
+        f"{board.name} ({board.id})",
+        f"{len(board.territories)} territories in {len(board.regions)} regions, "
+        f"{len(board.lakes)} lakes, {len(board.rivers)} rivers",
+        "terrain: " + ", ".join(f"{n} {t}" for t, n in sorted(terrains.items())),
+        "neighbours: " + ", ".join(f"{n} with {d}" for d, n in sorted(degrees.items())),
+    ]
+    return "\n".join(lines)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    board, chart = load_board(args.board), load_chart(args.chart)
+    data = read_json(args.file, "record")
+    state = replay(data, board, chart)
+    print(json.dumps(result(state), indent=2))
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
+    board, chart = load_board(args.board), load_chart(args.chart)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    state = deal(board, DEFAULT_NAMES[: args.players], rng, chart)
+    mover = RandomMover(rng=rng)
+    say = (lambda _text: None) if args.quiet else print
+    say(
+        f"Clans on {board.name}, seed {seed}: {', '.join(state.players)} "
+        f"(first: {state.players[0]})"
+    )
+    while not state.is_over:
+        player = state.current_player
+        move = mover.choose(state)
+        for event in state.play(move):
+            # Built from public events only: nothing here tells whose clan is whose (R22).
+            if isinstance(event, VillageFounded):
+                say(
+                    f"  move {state.ply}: {state.players[player]} founds a village on "
+                    f"{board.terrain(event.territory)} {event.territory} "
+                    f"(chip {event.chip}, epoch {event.epoch})"
+                )
+            elif isinstance(event, Strife):
+                say(f"    strife: {', '.join(event.removed)} lose their hut")
+            elif isinstance(event, VillageScored):
+                scored = ", ".join(event.clans) or "nobody"
+                say(f"    worth {event.value} ({event.effect}) to {scored}")
+            elif isinstance(event, VillageUnscored):
+                say(f"    {event.territory} is cut off too late: no chip left (R18)")
+            elif isinstance(event, GameOver):
+                say(f"Game over after {state.ply} moves ({event.reason.replace('_', ' ')}).")
+    for i, name in enumerate(state.players):
+        mark = "  winner" if i in state.winners() else ""
+        print(
+            f"{name:>4}: {state.clan_of(i):<6} {state.clan_points[state.clan_of(i)]:>3} points "
+            f"+ {state.chips[i]} chips = {state.scores()[i]}{mark}"
+        )
+    if args.record:
+        try:
+            Path(args.record).write_text(json.dumps(to_record(state), indent=1) + "\n")
+        except OSError as exc:
+            raise ClansError(f"cannot write record {args.record}: {exc.strerror}") from None
+        say(f"record written to {args.record} (check it with: clans-pi replay {args.record})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

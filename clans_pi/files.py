@@ -1,0 +1,62 @@
+"""Reading the project's JSON files from disk, with errors that name the file and the fault.
+
+The rules package never touches the file system; this is where paths become dicts.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .rules.board import Board, load_default_board
+from .rules.epochs import EpochChart, load_default_chart
+from .rules.errors import ClansError
+
+
+class FileError(ClansError):
+    """A file that cannot be read or parsed; the message names the file."""
+
+
+def read_json(path: str | Path, what: str) -> Any:
+    """Parse JSON from ``path`` (``-`` is standard input); raise FileError naming it."""
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileError(f"{what} {name}: no such file") from None
+    except IsADirectoryError:
+        raise FileError(f"{what} {name}: is a directory, not a file") from None
+    except UnicodeDecodeError:
+        raise FileError(f"{what} {name}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise FileError(f"{what} {name}: cannot read it ({exc.strerror})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FileError(
+            f"{what} {name}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def load_board(path: str | Path | None) -> Board:
+    """Load a board file, or the shipped board when ``path`` is None."""
+    if path is None:
+        return load_default_board()
+    data = read_json(path, "board file")
+    try:
+        return Board.from_dict(data)
+    except ClansError as exc:
+        raise FileError(f"board file {path}: {exc}") from None
+
+
+def load_chart(path: str | Path | None) -> EpochChart:
+    """Load an epoch chart file, or the standard chart when ``path`` is None."""
+    if path is None:
+        return load_default_chart()
+    data = read_json(path, "epoch chart file")
+    try:
+        return EpochChart.from_dict(data)
+    except ClansError as exc:
+        raise FileError(f"epoch chart file {path}: {exc}") from None
