@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Benchmark the rules engine: random full games per second on one core.
+
+Prints one JSON object. ``games_per_s``/``moves_per_s`` time whole random games on the
+shipped board, from the deal (R5-R7) to the end (R18/R19), with the random mover's rollout
+(``GameState.playout``: uniform legal moves, uniform village orders). Each figure is the
+median of ``--rounds`` timed rounds, since a shared machine is noisy.
+
+``--compare`` also times the move-by-move paths and the straightforward dict-of-Counters
+reference implementation in tests/reference_engine.py, for the speed-up ratio.
+
+Usage: .venv/bin/python scripts/bench.py [--seconds 1.0] [--rounds 5] [--compare]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from clans_pi.bots.random_mover import RandomMover  # noqa: E402
+from clans_pi.rules.board import load_default_board  # noqa: E402
+from clans_pi.rules.constants import CLANS  # noqa: E402
+from clans_pi.rules.epochs import load_default_chart  # noqa: E402
+from clans_pi.rules.setup import deal  # noqa: E402
+
+PLAYERS = ("a", "b", "c")
+
+
+def timed(one_game: Callable[[], int], seconds: float, rounds: int) -> tuple[float, float]:
+    """Run ``one_game`` (returns its move count) for ``rounds`` rounds of ``seconds``;
+    return the median games/s and moves/s."""
+    games_rates, move_rates = [], []
+    for _ in range(rounds):
+        games = moves = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            moves += one_game()
+            games += 1
+            if games % 16 == 0 and time.perf_counter() >= deadline:
+                break
+        elapsed = time.perf_counter() - start
+        games_rates.append(games / elapsed)
+        move_rates.append(moves / elapsed)
+    return statistics.median(games_rates), statistics.median(move_rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one round")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds (median taken)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--compare", action="store_true", help="also time slower paths")
+    args = parser.parse_args()
+
+    board, chart = load_default_board(), load_default_chart()
+    rng = random.Random(args.seed)
+    rand = rng.random
+
+    def playout_game() -> int:
+        state = deal(board, PLAYERS, rng, chart)
+        state.playout(rand)
+        return state.ply
+
+    games_per_s, moves_per_s = timed(playout_game, args.seconds, args.rounds)
+    out: dict[str, object] = {
+        "games_per_s": round(games_per_s),
+        "moves_per_s": round(moves_per_s),
+        "path": "deal + GameState.playout (random mover rollout), 3 players",
+        "board": board.id,
+        "rounds": args.rounds,
+        "seconds_per_round": args.seconds,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    if args.compare:
+        mover = RandomMover(rng=rng)
+
+        def push_game() -> int:
+            state = deal(board, PLAYERS, rng, chart)
+            while not state.is_over:
+                state.push(mover.choose(state))
+            return state.ply
+
+        def play_game() -> int:
+            state = deal(board, PLAYERS, rng, chart)
+            while not state.is_over:
+                state.play(mover.choose(state))
+            return state.ply
+
+        sys.path.insert(0, str(ROOT / "tests"))
+        from reference_engine import ReferenceGame
+
+        board_dict, chart_dict = board.to_dict(), chart.to_dict()
+
+        def reference_game() -> int:
+            state = deal(board, PLAYERS, rng, chart)
+            huts = {t: CLANS[c] for t, c in enumerate(state.initial_huts)}
+            game = ReferenceGame(board_dict, chart_dict, len(PLAYERS), list(state.clans), huts)
+            moves = 0
+            while not game.is_over():
+                src, dst = rng.choice(sorted(game.legal_moves()))
+                founded = sorted(game.villages_founded_by(src, dst))
+                rng.shuffle(founded)
+                game.play(src, dst, founded if len(founded) > 1 else None)
+                moves += 1
+            return moves
+
+        for name, fn in (
+            ("push_with_undo", push_game),
+            ("play_checked_with_events", play_game),
+            ("reference_dict_of_counters", reference_game),
+        ):
+            g, m = timed(fn, args.seconds, args.rounds)
+            out[f"{name}_games_per_s"] = round(g, 1)
+            out[f"{name}_moves_per_s"] = round(m)
+        out["speedup_vs_reference"] = round(
+            games_per_s / float(out["reference_dict_of_counters_games_per_s"]), 1
+        )
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
