@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .rules.board import Board, load_default_board
 from .rules.epochs import EpochChart, load_default_chart
 from .rules.errors import ClansError
+
+T = TypeVar("T")
 
 
 class FileError(ClansError):
@@ -42,21 +45,19 @@ def read_json(path: str | Path, what: str) -> Any:
 
 def load_board(path: str | Path | None) -> Board:
     """Load a board file, or the shipped board when ``path`` is None."""
-    if path is None:
-        return load_default_board()
-    data = read_json(path, "board file")
-    try:
-        return Board.from_dict(data)
-    except ClansError as exc:
-        raise FileError(f"board file {path}: {exc}") from None
+    return load_default_board() if path is None else _load(path, "board file", Board.from_dict)
 
 
 def load_chart(path: str | Path | None) -> EpochChart:
     """Load an epoch chart file, or the standard chart when ``path`` is None."""
     if path is None:
         return load_default_chart()
-    data = read_json(path, "epoch chart file")
+    return _load(path, "epoch chart file", EpochChart.from_dict)
+
+
+def _load(path: str | Path, what: str, parse: Callable[[Any], T]) -> T:
+    data = read_json(path, what)
     try:
-        return EpochChart.from_dict(data)
+        return parse(data)
     except ClansError as exc:
-        raise FileError(f"epoch chart file {path}: {exc}") from None
+        raise FileError(f"{what} {path}: {exc}") from None

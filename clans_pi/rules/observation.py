@@ -52,17 +52,7 @@ class Observation:
                 for t, h in enumerate(self.huts)
                 if any(h)
             },
-            "villages": [
-                {
-                    "territory": v.territory,
-                    "chip": v.chip,
-                    "epoch": v.epoch,
-                    "founder": v.founder,
-                    "huts": v.huts_by_clan(),
-                    "value": v.value,
-                }
-                for v in self.villages
-            ],
+            "villages": [v.to_dict() for v in self.villages],
             "chips": list(self.chips),
             "clan_points": dict(self.clan_points),
             "chips_taken": self.chips_taken,

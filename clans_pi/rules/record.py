@@ -115,17 +115,7 @@ def result(state: GameState) -> dict[str, Any]:
         "chips": list(state.chips),
         "scores": list(state.scores()),
         "winners": list(state.winners()),
-        "villages": [
-            {
-                "territory": v.territory,
-                "chip": v.chip,
-                "epoch": v.epoch,
-                "founder": v.founder,
-                "huts": v.huts_by_clan(),
-                "value": v.value,
-            }
-            for v in state.villages
-        ],
+        "villages": [v.to_dict() for v in state.villages],
         "end": state.end_reason or "in_progress",
     }
 

@@ -24,7 +24,8 @@ caller (search). Both keep an undo stack of snapshots for :meth:`GameState.pop`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
+from itertools import permutations
+from typing import Any, NamedTuple
 
 from . import events as ev
 from .board import Board, iter_bits
@@ -69,6 +70,17 @@ class Village(NamedTuple):
     def huts_by_clan(self) -> dict[str, int]:
         """Return ``{clan: huts}`` for the clans with at least one hut here after strife."""
         return {CLANS[c]: n for c, n in enumerate(self.huts) if n}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The village as ``clans-pi replay`` prints it (public information)."""
+        return {
+            "territory": self.territory,
+            "chip": self.chip,
+            "epoch": self.epoch,
+            "founder": self.founder,
+            "huts": self.huts_by_clan(),
+            "value": self.value,
+        }
 
     @property
     def removed(self) -> bool:
@@ -429,6 +441,14 @@ class GameState:
         """
         src, alive, degree = move.src, self._alive, self._degree
         return tuple(u for u in self._nbr_ids[src] if alive[u] and degree[u] == 1)
+
+    def village_orders(self, move: Move) -> list[tuple[int, ...] | None]:
+        """Every founding order the mover may choose for ``move`` (R11): all permutations
+        of :meth:`founds` when it founds two or more villages, else ``[None]``."""
+        founded = self.founds(move)
+        if len(founded) < 2:
+            return [None]
+        return list(permutations(founded))
 
     # ---------------------------------------------------------- making moves
 
