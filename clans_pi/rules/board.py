@@ -51,6 +51,7 @@ class Board:
 
     __slots__ = (
         "aspect",
+        "degrees",
         "edge_actions",
         "edges",
         "id",
@@ -89,6 +90,7 @@ class Board:
         self.neighbor_ids: tuple[tuple[int, ...], ...] = tuple(
             t.neighbors for t in self.territories
         )
+        self.degrees: tuple[int, ...] = tuple(len(n) for n in self.neighbor_ids)
         self.max_degree = max(len(t.neighbors) for t in self.territories)
         self.num_edges = sum(len(t.neighbors) for t in self.territories)  # directed
         # Every directed edge once, as parallel (sources, targets) tuples.

@@ -7,15 +7,12 @@ import itertools
 import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from .board import Board
 from .constants import CLAN_INDEX, CLANS, MAX_PLAYERS, MIN_PLAYERS
+from .epochs import EpochChart, load_default_chart
 from .errors import SetupError
-
-if TYPE_CHECKING:
-    from .epochs import EpochChart
-    from .state import GameState
+from .state import GameState
 
 
 def check_setup(
@@ -98,9 +95,6 @@ def deal(
     ``players`` are given in seat (clockwise) order; the returned game lists them in turn
     order, the first player first.
     """
-    from .epochs import load_default_chart
-    from .state import GameState
-
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SetupError(
             f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
@@ -109,15 +103,17 @@ def deal(
         if not isinstance(name, str) or not name.strip():
             raise SetupError(f"players: player {i} needs a name, not {name!r}")
     rand = rng.random
+    perms = _PERMUTATIONS
     flat: list[int] = []
     for _ in board.regions:
-        flat += _PERMUTATIONS[int(rand() * len(_PERMUTATIONS))]  # R5: a random permutation
+        flat += perms[int(rand() * len(perms))]  # R5: a uniformly random permutation
     # flat[k] is the clan of the k-th territory in region order; put it in id order.
     initial = _region_order_getter(board)(flat)
-    dealt = rng.sample(range(len(CLANS)), len(players))  # R6
-    first = rng.randrange(len(players)) if random_first else 0  # R7
-    order = tuple(players[first:]) + tuple(players[:first])
-    clans = tuple(dealt[first:] + dealt[:first])
+    n = len(players)
+    dealt = perms[int(rand() * len(perms))][:n]  # R6: n different clans, uniformly
+    first = int(rand() * n) if random_first else 0  # R7
+    order = (*players[first:], *players[:first])
+    clans = dealt[first:] + dealt[:first]
     return GameState._trusted(board, chart or load_default_chart(), order, clans, initial)
 
 

@@ -34,9 +34,9 @@ from .epochs import FAVOURABLE, HOSTILE, EpochChart
 from .errors import IllegalMoveError, SetupError
 from .moves import Move
 from .observation import Observation, observe
-from .setup import check_players, check_setup
 
 _EFFECT_NAMES = {FAVOURABLE: "favourable", 0: "neutral", HOSTILE: "hostile"}
+_ONE_HUT = tuple(1 << (4 * c) for c in range(NUM_CLANS))  # packed: one hut of clan c
 _ALL_CLANS_BITS = sum(1 << (4 * c) for c in range(NUM_CLANS))  # 0x11111
 
 END_TWELFTH_VILLAGE = "twelfth_village"  # R18
@@ -128,6 +128,8 @@ class GameState:
         huts: Sequence[str] | Mapping[int, str],
     ) -> None:
         """Start a game from an explicit deal; raises SetupError if it breaks R3/R5/R6."""
+        from .setup import check_setup  # setup.deal builds GameStates: import here, not above
+
         initial = check_setup(board, players, clans, huts)
         self._start(board, chart, tuple(players), tuple(CLAN_INDEX[c] for c in clans), initial)
 
@@ -163,6 +165,8 @@ class GameState:
         ``chips_taken`` chips are already gone (their villages are not recorded). Such a
         game has no deal, so it cannot be written as a record.
         """
+        from .setup import check_players
+
         check_players(players, clans)
         per_clan = [0] * NUM_CLANS
         pack = [0] * len(board.territories)
@@ -214,10 +218,10 @@ class GameState:
         self._nbr = board.neighbor_mask
         self._nbr_ids = board.neighbor_ids
         self._terrain = board.terrain_index
-        self._pack = [1 << (4 * c) for c in initial]
+        self._pack = list(map(_ONE_HUT.__getitem__, initial))
         self._count = [1] * len(initial)
         self._alive = bytearray(b"\x01" * len(initial))
-        self._degree = [len(n) for n in board.neighbor_ids]
+        self._degree = list(board.degrees)
         self._nalive = len(initial)
         self._villages: list[tuple] = []  # Village fields; built into Villages when asked
         self._taken = 0
@@ -407,7 +411,11 @@ class GameState:
         # Every directed edge between alive territories; an edge whose end left play is
         # dropped when drawn (territories never come back into play). Drawing from the pool
         # until a legal move comes up is uniform over legal moves: each is in it once.
-        pool = [a for a in self.board.edge_actions if alive[a >> 6] and alive[a & 63]]
+        edges = self.board.edge_actions
+        if self._nalive == len(alive):
+            pool = list(edges)
+        else:
+            pool = [a for a in edges if alive[a >> 6] and alive[a & 63]]
         if self._stack:
             self._stack.clear()
         count, apply = self._count, self._apply
