@@ -15,7 +15,8 @@ from .constants import CLANS
 from .moves import Move
 
 if TYPE_CHECKING:
-    from .state import GameState, Village
+    from .state import GameState
+    from .village import Village
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from itertools import permutations
-from typing import Any, NamedTuple
 
 from . import events as ev
 from .board import Board, iter_bits
@@ -34,58 +33,23 @@ from .epochs import FAVOURABLE, HOSTILE, EpochChart
 from .errors import IllegalMoveError, SetupError
 from .moves import Move
 from .observation import Observation, observe
+from .village import Village, pack_huts, unpack_huts
+
+__all__ = [
+    "END_NO_MOVES",
+    "END_TWELFTH_VILLAGE",
+    "GameState",
+    "Village",
+    "pack_huts",
+    "unpack_huts",
+]
 
 _EFFECT_NAMES = {FAVOURABLE: "favourable", 0: "neutral", HOSTILE: "hostile"}
 _ONE_HUT = tuple(1 << (4 * c) for c in range(NUM_CLANS))  # packed: one hut of clan c
-_ALL_CLANS_BITS = sum(1 << (4 * c) for c in range(NUM_CLANS))  # 0x11111
+_ALL_CLANS_BITS = sum(_ONE_HUT)  # 0x11111: a bit in each clan's field
 
 END_TWELFTH_VILLAGE = "twelfth_village"  # R18
 END_NO_MOVES = "no_moves"  # R19
-
-
-def pack_huts(per_clan: Sequence[int]) -> int:
-    """Pack per-clan hut counts (in CLANS order) into one int, 4 bits a clan."""
-    return sum(n << (4 * c) for c, n in enumerate(per_clan))
-
-
-def unpack_huts(packed: int) -> tuple[int, ...]:
-    """Return the per-clan hut counts (in CLANS order) of a packed int."""
-    return tuple((packed >> (4 * c)) & 15 for c in range(NUM_CLANS))
-
-
-class Village(NamedTuple):
-    """A founded village (R10-R14). ``huts`` counts per clan (CLANS order) after strife,
-    before any hostile removal; ``value`` is what each clan present scored (0 on hostile
-    terrain); ``effect`` is the terrain's FAVOURABLE/NEUTRAL/HOSTILE in the chip's epoch."""
-
-    territory: int
-    chip: int
-    epoch: int
-    founder: int
-    huts: tuple[int, ...]
-    value: int
-    effect: int
-    lost: tuple[str, ...] = ()  # clans that lost their only hut in strife (R12.2)
-
-    def huts_by_clan(self) -> dict[str, int]:
-        """Return ``{clan: huts}`` for the clans with at least one hut here after strife."""
-        return {CLANS[c]: n for c, n in enumerate(self.huts) if n}
-
-    def to_dict(self) -> dict[str, Any]:
-        """The village as ``clans-pi replay`` prints it (public information)."""
-        return {
-            "territory": self.territory,
-            "chip": self.chip,
-            "epoch": self.epoch,
-            "founder": self.founder,
-            "huts": self.huts_by_clan(),
-            "value": self.value,
-        }
-
-    @property
-    def removed(self) -> bool:
-        """True when the huts left the board because the terrain was hostile (R14)."""
-        return self.effect == HOSTILE
 
 
 class GameState:
@@ -105,7 +69,6 @@ class GameState:
         "_end",
         "_history",
         "_nalive",
-        "_nbr",
         "_nbr_ids",
         "_pack",
         "_points",
@@ -215,7 +178,6 @@ class GameState:
         self.players = players
         self._clans = clans
         self.initial_huts = initial
-        self._nbr = board.neighbor_mask
         self._nbr_ids = board.neighbor_ids
         self._terrain = board.terrain_index
         self._pack = list(map(_ONE_HUT.__getitem__, initial))
