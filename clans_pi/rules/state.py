@@ -70,6 +70,7 @@ class GameState:
         "_history",
         "_nalive",
         "_nbr_ids",
+        "_owned",
         "_pack",
         "_points",
         "_stack",
@@ -192,6 +193,7 @@ class GameState:
         self._end: str | None = None
         self._history: list[tuple[int, int, Sequence[int] | None]] = []
         self._stack: list[tuple] = []
+        self._owned = True  # False when the tables may be shared with an undo snapshot
 
     # ----------------------------------------------------------------- queries
 
@@ -380,7 +382,9 @@ class GameState:
             pool = [a for a in edges if alive[a >> 6] and alive[a & 63]]
         if self._stack:
             self._stack.clear()
-        count, apply = self._count, self._apply
+        if not self._owned:
+            self._own()
+        alive, count, apply = self._alive, self._count, self._apply
         while self._end is None:
             while True:
                 i = int(random() * len(pool))
@@ -462,6 +466,7 @@ class GameState:
             self._end,
             nvillages,
         ) = self._stack.pop()
+        self._owned = False  # those lists may be in a copy's undo stack too
         del self._villages[nvillages:]
         return Move(*self._history.pop())
 
@@ -482,6 +487,7 @@ class GameState:
         new._end = self._end
         new._history = self._history[:]
         new._stack = self._stack[:] if stack else []
+        new._owned = True
         return new
 
     clone = copy
@@ -517,6 +523,17 @@ class GameState:
                     f"each once: {list(founded)}"
                 )
 
+    def _own(self) -> None:
+        """Make the mutable tables our own copies before changing them in place (they may
+        be held by an undo snapshot, ours or a copy's)."""
+        self._pack = self._pack[:]
+        self._count = self._count[:]
+        self._alive = self._alive[:]
+        self._degree = self._degree[:]
+        self._chips = self._chips[:]
+        self._points = self._points[:]
+        self._owned = True
+
     def _apply(
         self,
         src: int,
@@ -528,19 +545,20 @@ class GameState:
     ) -> None:
         """Apply a move. ``shuffle``, given with no ``order``, draws the village order
         uniformly at random (Fisher-Yates) from that source (the random mover's choice)."""
-        pack, count, alive, degree = self._pack, self._count, self._alive, self._degree
         if undo:
             # Snapshot the current lists themselves; from here on we write to copies.
             self._stack.append((
-                pack, count, alive, degree, self._nalive, self._chips, self._points,
-                self._taken, self._end, len(self._villages),
+                self._pack, self._count, self._alive, self._degree, self._nalive, self._chips,
+                self._points, self._taken, self._end, len(self._villages),
             ))  # fmt: skip
-            pack = self._pack = pack[:]
-            count = self._count = count[:]
-            alive = self._alive = alive[:]
-            degree = self._degree = degree[:]
-        elif self._stack:
-            self._stack.clear()  # older snapshots no longer line up with the history
+            self._owned = False
+            self._own()
+        else:
+            if self._stack:
+                self._stack.clear()  # older snapshots no longer line up with the history
+            if not self._owned:
+                self._own()
+        pack, count, alive, degree = self._pack, self._count, self._alive, self._degree
         player = len(self._history) % len(self._chips)
         moved = count[src]
         total = count[dst] + moved
@@ -566,9 +584,6 @@ class GameState:
             for v in found:
                 alive[v] = 0
             nalive -= len(found)
-            if undo:
-                self._chips = self._chips[:]
-                self._points = self._points[:]
             if len(found) < 2:
                 order = found
             elif order is None:
@@ -588,7 +603,7 @@ class GameState:
                 self._found_village(v, player, out)
             if self._taken == total_chips:
                 self._end = END_TWELFTH_VILLAGE  # R18
-            self._history.append((src, dst, order if len(found) > 1 else None))
+            self._history.append((src, dst, tuple(order) if len(found) > 1 else None))
         else:
             self._history.append((src, dst, None))
         self._nalive = nalive
