@@ -35,9 +35,7 @@ def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
         raise SetupError(
             f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
         )
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"players: player {i} needs a name, not {name!r}")
+    _check_names(players)
     if isinstance(clans, str) or len(clans) != len(players):
         raise SetupError(f"clans: one clan per player ({len(players)}), not {len(clans)}")
     for i, clan in enumerate(clans):
@@ -47,6 +45,14 @@ def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
             )
     if len(set(clans)) != len(clans):
         raise SetupError("clans: each player needs a different clan (R6)")
+
+
+def _check_names(players: Sequence[str]) -> None:
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError(f"players: player {i} needs a name, not {name!r}")
+        if name in players[:i]:
+            raise SetupError(f"players: two players are called {name!r}; names must differ")
 
 
 def _check_huts(board: Board, huts: Sequence[str] | Mapping[int, str]) -> tuple[int, ...]:
@@ -99,9 +105,7 @@ def deal(
         raise SetupError(
             f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
         )
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"players: player {i} needs a name, not {name!r}")
+    _check_names(players)
     rand = rng.random
     perms = _PERMUTATIONS
     flat: list[int] = []

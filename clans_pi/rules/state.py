@@ -73,6 +73,7 @@ class GameState:
         "_owned",
         "_pack",
         "_points",
+        "_prior",
         "_stack",
         "_taken",
         "_terrain",
@@ -161,6 +162,7 @@ class GameState:
             1 if n and d else 0 for n, d in zip(nonempty, state._degree, strict=True)
         )
         state._nalive = sum(state._alive)
+        state._prior = frozenset(t for t, n in enumerate(state._count) if n and not state._alive[t])
         state._taken = chips_taken
         if not state._nalive:
             state._end = END_NO_MOVES
@@ -194,6 +196,7 @@ class GameState:
         self._history: list[tuple[int, int, Sequence[int] | None]] = []
         self._stack: list[tuple] = []
         self._owned = True  # False when the tables may be shared with an undo snapshot
+        self._prior: frozenset[int] = frozenset()  # villages a position began with
 
     # ----------------------------------------------------------------- queries
 
@@ -271,7 +274,10 @@ class GameState:
         return self._count[territory]
 
     def is_village(self, territory: int) -> bool:
-        return any(v[0] == territory for v in self._villages)
+        """True for a founded village (R10, R13), even if its huts left the board (R14), and
+        for one a position began with. Territories cut off after the last chip are not
+        villages: they are not considered at all (R18)."""
+        return territory in self._prior or any(v[0] == territory for v in self._villages)
 
     @property
     def live_mask(self) -> int:
@@ -473,7 +479,16 @@ class GameState:
     def copy(self, *, stack: bool = True) -> GameState:
         """Return an independent copy; ``stack=False`` drops the undo stack (search workers)."""
         new = object.__new__(GameState)
-        for name in ("board", "chart", "players", "initial_huts", "_clans", "_nbr_ids", "_terrain"):
+        for name in (
+            "board",
+            "chart",
+            "players",
+            "initial_huts",
+            "_clans",
+            "_nbr_ids",
+            "_prior",
+            "_terrain",
+        ):
             object.__setattr__(new, name, getattr(self, name))
         new._pack = self._pack[:]
         new._count = self._count[:]
