@@ -35,6 +35,8 @@ class Observation:
     chips_taken: int
     epoch: int
     legal_moves: tuple[Move, ...]
+    moves: tuple[Move, ...]  # every move so far, with its village order (public)
+    initial_huts: tuple[str, ...]  # the clan of each territory's hut at the deal (public)
     end: str | None
     revealed_clans: tuple[str, ...] | None  # every player's clan, only once the game is over
     scores: tuple[int, ...] | None  # only once the game is over (they would reveal clans)
@@ -59,6 +61,11 @@ class Observation:
             "chips_taken": self.chips_taken,
             "epoch": self.epoch,
             "legal_moves": [[m.src, m.dst] for m in self.legal_moves],
+            "moves": [
+                {"from": m.src, "to": m.dst, **({"order": list(m.order)} if m.order else {})}
+                for m in self.moves
+            ],
+            "initial_huts": list(self.initial_huts),
             "end": self.end,
             "revealed_clans": None if self.revealed_clans is None else list(self.revealed_clans),
             "scores": None if self.scores is None else list(self.scores),
@@ -83,6 +90,8 @@ def observe(state: GameState, viewer: int | None) -> Observation:
         chips_taken=state.chips_taken,
         epoch=state.epoch,
         legal_moves=tuple(state.legal_moves()),
+        moves=state.moves,
+        initial_huts=tuple(CLANS[c] for c in state.initial_huts),
         end=state.end_reason,
         revealed_clans=state.clans if over else None,
         scores=state.scores() if over else None,
