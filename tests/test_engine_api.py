@@ -1,17 +1,188 @@
-"""Engine API details beyond the rule tests: names, villages of a position, event shapes."""
+"""The engine API: undo, copies, the two ways to apply a move, actions, sampling, and
+details beyond the rule tests (names, villages of a position, move strings).
+
+Helpers are in tests/rules_helpers.py.
+"""
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 
 import pytest
 
+from clans_pi.bots.random_mover import RandomMover
+from clans_pi.rules import events as ev
+from clans_pi.rules import record
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
 from clans_pi.rules.errors import SetupError
 from clans_pi.rules.moves import Move
 from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
+from tests.rules_helpers import (
+    BOARD,
+    CHART,
+    play_randomly,
+    random_game,
+    snapshot,
+)
+
+# ------------------------------------------------------------------------ engine API
+
+
+def test_api_pop_restores_the_exact_previous_state():
+    for seed in range(4):
+        state = random_game(seed)
+        start = snapshot(state)
+        mover = RandomMover(seed)
+        while not state.is_over:
+            move = mover.choose(state)
+            before = snapshot(state)
+            state.play(move)
+            after = snapshot(state)
+            assert state.pop() == move
+            assert snapshot(state) == before
+            state.check_invariants()
+            state.play(move)
+            assert snapshot(state) == after
+        while state.ply:
+            state.pop()
+        assert snapshot(state) == start
+        with pytest.raises(IndexError):
+            state.pop()
+
+
+def test_api_copy_is_independent():
+    state = random_game(21)
+    for _ in zip(play_randomly(state, 21), range(10), strict=False):
+        pass
+    before = snapshot(state)
+    other = state.copy()
+    for _ in play_randomly(other, 5):
+        pass
+    assert snapshot(state) == before
+    while other.ply > state.ply:
+        other.pop()
+    assert snapshot(other) == before
+    assert other.pop() == state.moves[-1]
+    assert snapshot(state) == before
+    fresh = state.copy(stack=False)
+    assert snapshot(fresh) == before
+    with pytest.raises(IndexError):
+        fresh.pop()
+
+
+def test_api_copy_survives_push_without_undo_after_pop():
+    # Regression: copy() shares the undo snapshots; push(undo=False) after pop() used to
+    # change the snapshot lists in place, corrupting the copy's undo.
+    state = random_game(1)
+    before = snapshot(state)
+    state.push(state.legal_moves()[0])
+    other = state.copy()
+    state.pop()
+    state.push(state.legal_moves()[-1], undo=False)
+    other.pop()
+    assert snapshot(other) == before
+
+
+def test_api_copy_survives_founding_push_without_undo():
+    # Regression: a founding push(undo=False) used to add its chip to the chips list that
+    # the copy's undo snapshot holds.
+    state = random_game(1)
+    rng = random.Random(5)
+    while True:  # a non-founding move, after which some move founds a village
+        move = state.random_legal_move(rng.random)
+        if not state.founds(move):
+            state.push(move)
+            founding = [m for m in state.legal_moves() if state.founds(m)]
+            if founding:
+                break
+    other = state.copy()
+    reference = state.copy()
+    reference.pop()
+    expected = snapshot(reference)  # taken now: reference shares the same snapshot lists
+    state.push(founding[0], undo=False)
+    other.pop()
+    assert snapshot(other) == expected
+
+
+def test_api_push_and_play_give_the_same_state():
+    for seed in range(4):
+        played = random_game(seed)
+        pushed = random_game(seed)
+        by_action = random_game(seed)
+        fast = random_game(seed)
+        for move, _ in play_randomly(played, seed):
+            pushed.push(move)
+            by_action.push_action(move.action, move.order)
+            fast.push(move, undo=False)
+            assert snapshot(pushed) == snapshot(played)
+        assert snapshot(by_action) == snapshot(played)
+        assert snapshot(fast) == snapshot(played)
+        assert played.is_over and fast.is_over
+
+
+def test_api_legal_actions_agree_with_legal_moves():
+    for seed in range(4):
+        state = random_game(seed)
+        for _ in play_randomly(state, seed):
+            moves = state.legal_moves()
+            assert [m.action for m in moves] == state.legal_actions()
+            assert state.legal_move_count() == len(moves)
+            assert moves == sorted(moves)
+            for src in range(60):
+                assert state.legal_targets(src) == tuple(m.dst for m in moves if m.src == src)
+            legal = set(moves)
+            for src, dst in zip(*BOARD.edges, strict=True):
+                assert state.is_legal(Move(src, dst)) == (Move(src, dst) in legal)
+        assert state.legal_actions() == [] and state.legal_move_count() == 0
+
+
+def test_api_random_legal_move_only_returns_legal_moves():
+    rng = random.Random(3)
+    for seed in range(4):
+        state = random_game(seed)
+        for _ in play_randomly(state, seed):
+            if state.is_over:
+                break
+            legal = set(state.legal_moves())
+            for _ in range(5):
+                assert state.random_legal_move(rng.random) in legal
+    state = random_game(9)
+    for _ in zip(play_randomly(state, 9), range(30), strict=False):
+        pass
+    legal = set(state.legal_moves())
+    drawn = Counter(state.random_legal_move(rng.random) for _ in range(40 * len(legal)))
+    assert set(drawn) == legal  # every legal move comes up
+
+
+def test_api_founds_equals_the_villages_actually_founded():
+    for seed in range(3):
+        state = random_game(seed)
+        while not state.is_over:
+            for m in state.legal_moves():
+                events = state.play(m)
+                founded = [
+                    e.territory
+                    for e in events
+                    if isinstance(e, ev.VillageFounded | ev.VillageUnscored)
+                ]
+                state.pop()
+                assert tuple(sorted(founded)) == state.founds(m), m
+            state.play(RandomMover(seed + state.ply).choose(state))
+
+
+def test_api_random_mover_plays_legal_whole_games():
+    for seed in range(20):
+        state = random_game(seed, players=("A", "B", "C", "D")[: 2 + seed % 3])
+        RandomMover(seed).play_game(state)
+        assert state.end_reason in ("twelfth_village", "no_moves")
+        state.check_invariants()
+        replayed = record.replay(record.to_record(state), BOARD, CHART)
+        assert snapshot(replayed) == snapshot(state)
+        assert json.loads(json.dumps(record.to_json(state))) == record.to_json(state)
 
 
 def test_r6_player_names_must_differ() -> None:

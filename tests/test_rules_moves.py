@@ -1,134 +1,40 @@
-"""The rules engine against RULES.md: set-up and moves (R1-R11, R13) and the engine API.
+"""The rules engine against RULES.md: set-up and moves (R1-R11, R13).
 
 Scoring, the end of the game and secrecy (R12, R14-R22) and the events are in
-tests/test_rules_scoring.py, which imports the helpers below. Each test name starts with the
-rule it checks. Never hard-code territory ids of the shipped board (it may still change):
-either find territories programmatically, or build a small dedicated board with
-:func:`make_board`, where ids, terrains and neighbours are the test's own.
+tests/test_rules_scoring.py; the engine API in tests/test_engine_api.py; shared helpers in
+tests/rules_helpers.py. Each test name starts with the rule it checks. Never hard-code
+territory ids of the shipped board: either find territories programmatically, or build a
+small dedicated board with :func:`make_board`, where ids, terrains and neighbours are the
+test's own.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from itertools import pairwise
 
 import pytest
 
-from clans_pi.bots.random_mover import RandomMover
 from clans_pi.rules import events as ev
-from clans_pi.rules import record
-from clans_pi.rules.board import Board, Territory, load_default_board
 from clans_pi.rules.constants import CLANS
 from clans_pi.rules.epochs import EpochChart, load_default_chart
-from clans_pi.rules.errors import IllegalMoveError, SetupError
+from clans_pi.rules.errors import SetupError
 from clans_pi.rules.moves import Move
 from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
-
-BOARD = load_default_board()
-CHART = load_default_chart()
-PLAYERS = ("Ann", "Bob")
-
-# ------------------------------------------------------------------------------ helpers
-
-
-def make_board(edges: Iterable[tuple[int, int]], terrain: Mapping[int, str] | None = None) -> Board:
-    """A 60-territory board (12 regions of 5, ids 0..59) with exactly ``edges`` between the
-    territories they name. Territories no edge names are chained together (Board needs every
-    territory to have a neighbour); tests leave them empty. Terrain defaults to steppe."""
-    neighbours: dict[int, set[int]] = {t: set() for t in range(60)}
-    for a, b in edges:
-        neighbours[a].add(b)
-        neighbours[b].add(a)
-    loose = [t for t in range(60) if not neighbours[t]]
-    assert len(loose) != 1, "a single unused territory would have no neighbour"
-    for a, b in pairwise(loose):
-        neighbours[a].add(b)
-        neighbours[b].add(a)
-    terrain = terrain or {}
-    return Board(
-        [
-            Territory(t, terrain.get(t, "steppe"), t // 5, tuple(sorted(neighbours[t])))
-            for t in range(60)
-        ]
-    )
-
-
-def position(
-    edges: Iterable[tuple[int, int]],
-    huts: Mapping[int, Mapping[str, int]],
-    *,
-    terrain: Mapping[int, str] | None = None,
-    chips_taken: int = 0,
-    players: tuple[str, ...] = PLAYERS,
-    clans: tuple[str, ...] = ("red", "blue"),
-    chart: EpochChart = CHART,
-) -> GameState:
-    """A hand-made position on :func:`make_board` (edges, terrains) with ``huts``."""
-    board = make_board(edges, terrain)
-    return GameState.from_position(board, chart, players, clans, huts, chips_taken=chips_taken)
-
-
-def mixed(n: int, offset: int = 0) -> dict[str, int]:
-    """``n`` huts spread round-robin over the clans (starting at clan ``offset``)."""
-    return dict(Counter(CLANS[(i + offset) % 5] for i in range(n)))
-
-
-# A pair of territories (58, 59) that no test shape touches: keeps a game from ending (R19).
-SPARE_EDGE = (58, 59)
-SPARE = {58: {"black": 1}, 59: {"black": 1}}
-# Star: territory 0 with leaves 1, 2, 3, each a neighbour of 0 only.
-STAR = [(0, 1), (0, 2), (0, 3), SPARE_EDGE]
-
-
-def snapshot(state: GameState) -> dict:
-    """Everything observable about ``state``, for comparing two states."""
-    n = len(state.board.territories)
-    return {
-        "record": record.to_json(state) if state.initial_huts else None,
-        "result": record.result(state),
-        "huts": [state.hut_counts(t) for t in range(n)],
-        "legal": state.legal_moves(),
-        "actions": state.legal_actions(),
-        "villages": state.villages,
-        "observations": [state.observation(v).to_dict() for v in (None, *range(state.num_players))],
-        "ply": state.ply,
-        "player": state.current_player,
-        "epoch": state.epoch,
-        "chips_taken": state.chips_taken,
-        "chips": state.chips,
-        "points": state.clan_points,
-        "end": state.end_reason,
-        "live": state.live_mask,
-        "removed": state.huts_removed(),
-        "moves": state.moves,
-    }
-
-
-def random_game(seed: int, players: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> GameState:
-    return deal(BOARD, players, random.Random(seed))
-
-
-def play_randomly(state: GameState, seed: int) -> Iterable[tuple[Move, list[ev.Event]]]:
-    """Play ``state`` to the end with the seeded random mover, yielding each move's events."""
-    mover = RandomMover(seed)
-    while not state.is_over:
-        move = mover.choose(state)
-        yield move, state.play(move)
-
-
-def illegal(state: GameState, move: Move, message: str) -> None:
-    """Assert ``move`` is rejected with ``message`` in the error, leaving ``state`` as it was."""
-    before = snapshot(state)
-    assert not state.is_legal(move)
-    with pytest.raises(IllegalMoveError) as info:
-        state.play(move)
-    assert message in str(info.value)
-    assert snapshot(state) == before
-
+from tests.rules_helpers import (
+    BOARD,
+    CHART,
+    PLAYERS,
+    SPARE,
+    SPARE_EDGE,
+    STAR,
+    illegal,
+    mixed,
+    play_randomly,
+    position,
+    random_game,
+)
 
 # ------------------------------------------------------------------------ R1, R2, R3
 
@@ -588,159 +494,3 @@ def test_r11_order_of_a_single_village():
     illegal(state, Move(0, 1, (0,)), "village order [0] must list")
     state.play(Move(0, 1, (1,)))
     assert [v.territory for v in state.villages] == [1]
-
-
-# ------------------------------------------------------------------------ engine API
-
-
-def test_api_pop_restores_the_exact_previous_state():
-    for seed in range(4):
-        state = random_game(seed)
-        start = snapshot(state)
-        mover = RandomMover(seed)
-        while not state.is_over:
-            move = mover.choose(state)
-            before = snapshot(state)
-            state.play(move)
-            after = snapshot(state)
-            assert state.pop() == move
-            assert snapshot(state) == before
-            state.check_invariants()
-            state.play(move)
-            assert snapshot(state) == after
-        while state.ply:
-            state.pop()
-        assert snapshot(state) == start
-        with pytest.raises(IndexError):
-            state.pop()
-
-
-def test_api_copy_is_independent():
-    state = random_game(21)
-    for _ in zip(play_randomly(state, 21), range(10), strict=False):
-        pass
-    before = snapshot(state)
-    other = state.copy()
-    for _ in play_randomly(other, 5):
-        pass
-    assert snapshot(state) == before
-    while other.ply > state.ply:
-        other.pop()
-    assert snapshot(other) == before
-    assert other.pop() == state.moves[-1]
-    assert snapshot(state) == before
-    fresh = state.copy(stack=False)
-    assert snapshot(fresh) == before
-    with pytest.raises(IndexError):
-        fresh.pop()
-
-
-def test_api_copy_survives_push_without_undo_after_pop():
-    # Regression: copy() shares the undo snapshots; push(undo=False) after pop() used to
-    # change the snapshot lists in place, corrupting the copy's undo.
-    state = random_game(1)
-    before = snapshot(state)
-    state.push(state.legal_moves()[0])
-    other = state.copy()
-    state.pop()
-    state.push(state.legal_moves()[-1], undo=False)
-    other.pop()
-    assert snapshot(other) == before
-
-
-def test_api_copy_survives_founding_push_without_undo():
-    # Regression: a founding push(undo=False) used to add its chip to the chips list that
-    # the copy's undo snapshot holds.
-    state = random_game(1)
-    rng = random.Random(5)
-    while True:  # a non-founding move, after which some move founds a village
-        move = state.random_legal_move(rng.random)
-        if not state.founds(move):
-            state.push(move)
-            founding = [m for m in state.legal_moves() if state.founds(m)]
-            if founding:
-                break
-    other = state.copy()
-    reference = state.copy()
-    reference.pop()
-    expected = snapshot(reference)  # taken now: reference shares the same snapshot lists
-    state.push(founding[0], undo=False)
-    other.pop()
-    assert snapshot(other) == expected
-
-
-def test_api_push_and_play_give_the_same_state():
-    for seed in range(4):
-        played = random_game(seed)
-        pushed = random_game(seed)
-        by_action = random_game(seed)
-        fast = random_game(seed)
-        for move, _ in play_randomly(played, seed):
-            pushed.push(move)
-            by_action.push_action(move.action, move.order)
-            fast.push(move, undo=False)
-            assert snapshot(pushed) == snapshot(played)
-        assert snapshot(by_action) == snapshot(played)
-        assert snapshot(fast) == snapshot(played)
-        assert played.is_over and fast.is_over
-
-
-def test_api_legal_actions_agree_with_legal_moves():
-    for seed in range(4):
-        state = random_game(seed)
-        for _ in play_randomly(state, seed):
-            moves = state.legal_moves()
-            assert [m.action for m in moves] == state.legal_actions()
-            assert state.legal_move_count() == len(moves)
-            assert moves == sorted(moves)
-            for src in range(60):
-                assert state.legal_targets(src) == tuple(m.dst for m in moves if m.src == src)
-            legal = set(moves)
-            for src, dst in zip(*BOARD.edges, strict=True):
-                assert state.is_legal(Move(src, dst)) == (Move(src, dst) in legal)
-        assert state.legal_actions() == [] and state.legal_move_count() == 0
-
-
-def test_api_random_legal_move_only_returns_legal_moves():
-    rng = random.Random(3)
-    for seed in range(4):
-        state = random_game(seed)
-        for _ in play_randomly(state, seed):
-            if state.is_over:
-                break
-            legal = set(state.legal_moves())
-            for _ in range(5):
-                assert state.random_legal_move(rng.random) in legal
-    state = random_game(9)
-    for _ in zip(play_randomly(state, 9), range(30), strict=False):
-        pass
-    legal = set(state.legal_moves())
-    drawn = Counter(state.random_legal_move(rng.random) for _ in range(40 * len(legal)))
-    assert set(drawn) == legal  # every legal move comes up
-
-
-def test_api_founds_equals_the_villages_actually_founded():
-    for seed in range(3):
-        state = random_game(seed)
-        while not state.is_over:
-            for m in state.legal_moves():
-                events = state.play(m)
-                founded = [
-                    e.territory
-                    for e in events
-                    if isinstance(e, ev.VillageFounded | ev.VillageUnscored)
-                ]
-                state.pop()
-                assert tuple(sorted(founded)) == state.founds(m), m
-            state.play(RandomMover(seed + state.ply).choose(state))
-
-
-def test_api_random_mover_plays_legal_whole_games():
-    for seed in range(20):
-        state = random_game(seed, players=("A", "B", "C", "D")[: 2 + seed % 3])
-        RandomMover(seed).play_game(state)
-        assert state.end_reason in ("twelfth_village", "no_moves")
-        state.check_invariants()
-        replayed = record.replay(record.to_record(state), BOARD, CHART)
-        assert snapshot(replayed) == snapshot(state)
-        assert json.loads(json.dumps(record.to_json(state))) == record.to_json(state)

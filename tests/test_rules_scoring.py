@@ -18,7 +18,7 @@ from clans_pi.rules.constants import CLANS
 from clans_pi.rules.errors import IllegalMoveError
 from clans_pi.rules.moves import Move
 from clans_pi.rules.state import GameState
-from tests.test_rules_moves import (
+from tests.rules_helpers import (
     CHART,
     SPARE,
     SPARE_EDGE,
