@@ -214,7 +214,7 @@ def _parse_territory(index: int, raw: object) -> Territory:
         raise BoardError(f"territories[{index}]: 'id' must be an integer, not {tid!r}")
     where = f"territory {tid}"
     terrain = raw.get("terrain")
-    if terrain not in TERRAIN_INDEX:
+    if not isinstance(terrain, str) or terrain not in TERRAIN_INDEX:
         raise BoardError(
             f"{where}: unknown terrain {terrain!r} (expected one of {', '.join(TERRAINS)})"
         )

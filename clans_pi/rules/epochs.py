@@ -98,7 +98,7 @@ class EpochChart:
                 if not isinstance(terrains, list):
                     raise ChartError(f"{where}: '{key}' must be a list of terrains")
                 for t in terrains:
-                    if t not in TERRAIN_INDEX:
+                    if not isinstance(t, str) or t not in TERRAIN_INDEX:
                         raise ChartError(f"{where}: unknown terrain {t!r} in '{key}'")
                 sets.append(frozenset(terrains))
             if sets[0] & sets[1]:

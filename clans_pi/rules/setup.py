@@ -39,7 +39,7 @@ def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
     if isinstance(clans, str) or len(clans) != len(players):
         raise SetupError(f"clans: one clan per player ({len(players)}), not {len(clans)}")
     for i, clan in enumerate(clans):
-        if clan not in CLAN_INDEX:
+        if not isinstance(clan, str) or clan not in CLAN_INDEX:
             raise SetupError(
                 f"clans: player {i} has unknown clan {clan!r} (R3: {', '.join(CLANS)})"
             )
@@ -70,7 +70,7 @@ def _check_huts(board: Board, huts: Sequence[str] | Mapping[int, str]) -> tuple[
         if len(by_territory) != n:
             raise SetupError(f"huts: {len(by_territory)} huts given; the board has {n} territories")
     for t, clan in enumerate(by_territory):
-        if clan not in CLAN_INDEX:
+        if not isinstance(clan, str) or clan not in CLAN_INDEX:
             raise SetupError(
                 f"huts: territory {t} has unknown clan {clan!r} (R3: {', '.join(CLANS)})"
             )

@@ -139,7 +139,7 @@ class GameState:
             if not isinstance(t, int) or not 0 <= t < len(pack):
                 raise SetupError(f"position: there is no territory {t!r}")
             for clan, n in group.items():
-                if clan not in CLAN_INDEX:
+                if not isinstance(clan, str) or clan not in CLAN_INDEX:
                     raise SetupError(f"position: territory {t} has unknown clan {clan!r}")
                 if not isinstance(n, int) or n < 0:
                     raise SetupError(f"position: territory {t}: {n!r} {clan} huts")
