@@ -144,13 +144,13 @@ class Board:
             _parse_points(
                 lake.get("polygon") if isinstance(lake, Mapping) else None, f"lake {i}", minimum=3
             )
-            for i, lake in enumerate(data.get("lakes", []))
+            for i, lake in enumerate(_list(data, "lakes"))
         ]
         rivers = [
             _parse_points(
                 river.get("points") if isinstance(river, Mapping) else None, f"river {i}", minimum=2
             )
-            for i, river in enumerate(data.get("rivers", []))
+            for i, river in enumerate(_list(data, "rivers"))
         ]
         board_id = data.get("id", "custom")
         if not isinstance(board_id, str) or not board_id:
@@ -189,6 +189,13 @@ class Board:
             "lakes": [{"polygon": [list(p) for p in lake]} for lake in self.lakes],
             "rivers": [{"points": [list(p) for p in river]} for river in self.rivers],
         }
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise BoardError(f"board: '{key}' must be a list")
+    return value
 
 
 def _is_number(x: object) -> bool:
