@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -17,7 +18,7 @@ from clans_pi.rules import events as ev
 from clans_pi.rules import record
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
-from clans_pi.rules.errors import SetupError
+from clans_pi.rules.errors import IllegalMoveError, SetupError
 from clans_pi.rules.moves import Move
 from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
@@ -221,3 +222,23 @@ def test_move_strings_and_actions_round_trip() -> None:
     assert str(move) == "12->13 [13,7]"
     assert Move(move.action >> 6, move.action & 63) == Move(12, 13)
     assert move.with_order(None) == Move(12, 13)
+
+
+@pytest.mark.parametrize("order", [("x", 1), 5, (True,)])
+def test_r11_a_malformed_order_is_an_illegal_move_not_a_crash(order: object) -> None:
+    state = deal(load_default_board(), ["a", "b"], random.Random(3))
+    move = state.legal_moves()[0]
+    with pytest.raises(IllegalMoveError, match=r"village order .* must list the villages"):
+        state.play(Move(move.src, move.dst, order))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("key", [" +0", "07", "٣", "-1", "1.0"])
+def test_record_hut_keys_must_be_plain_territory_ids(key: str) -> None:
+    from clans_pi.rules.errors import RecordError
+
+    huts = {str(t): "red" for t in range(1, 60)}
+    huts[key] = "red"
+    data = {"format": "clans-record/1", "players": ["a", "b"], "clans": ["red", "blue"],
+            "huts": huts, "moves": []}  # fmt: skip
+    with pytest.raises(RecordError, match=re.escape(f"huts: {key!r} is not a territory id")):
+        record.replay(data, load_default_board(), load_default_chart())

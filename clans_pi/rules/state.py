@@ -532,9 +532,15 @@ class GameState:
             )
         if move.order is not None:
             founded = self.founds(move)
-            if sorted(move.order) != list(founded):
+            order = move.order
+            if (
+                not isinstance(order, tuple | list)
+                or not all(isinstance(t, int) and not isinstance(t, bool) for t in order)
+                or sorted(order) != list(founded)
+            ):
+                shown = list(order) if isinstance(order, tuple | list) else repr(order)
                 raise IllegalMoveError(
-                    f"village order {list(move.order)} must list the villages this move founds, "
+                    f"village order {shown} must list the villages this move founds, "
                     f"each once: {list(founded)}"
                 )
 
