@@ -56,11 +56,9 @@ class Board:
         "edges",
         "id",
         "lakes",
-        "max_degree",
         "name",
         "neighbor_ids",
         "neighbor_mask",
-        "num_edges",
         "regions",
         "rivers",
         "terrain_index",
@@ -91,8 +89,6 @@ class Board:
             t.neighbors for t in self.territories
         )
         self.degrees: tuple[int, ...] = tuple(len(n) for n in self.neighbor_ids)
-        self.max_degree = max(len(t.neighbors) for t in self.territories)
-        self.num_edges = sum(len(t.neighbors) for t in self.territories)  # directed
         # Every directed edge once, as parallel (sources, targets) tuples.
         self.edges: tuple[tuple[int, ...], tuple[int, ...]] = (
             tuple(t.id for t in self.territories for _ in t.neighbors),

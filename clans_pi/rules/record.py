@@ -67,8 +67,11 @@ def replay(data: Any, board: Board, chart: EpochChart) -> GameState:
         raise RecordError("record: 'moves' must be a list")
     by_id: dict[int, str] = {}
     for key, clan in huts.items():
-        if not isinstance(key, str) or not key.isascii() or not key.isdigit() or (
-            len(key) > 1 and key[0] == "0"
+        if (
+            not isinstance(key, str)
+            or not key.isascii()
+            or not key.isdigit()
+            or (len(key) > 1 and key[0] == "0")
         ):
             raise RecordError(f"huts: {key!r} is not a territory id")
         tid = int(key)

@@ -31,10 +31,6 @@ def check_setup(
 
 def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
     """Check the player names and their clans (R6); raise :class:`SetupError`."""
-    if isinstance(players, str) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise SetupError(
-            f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
-        )
     _check_names(players)
     if isinstance(clans, str) or len(clans) != len(players):
         raise SetupError(f"clans: one clan per player ({len(players)}), not {len(clans)}")
@@ -48,6 +44,11 @@ def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
 
 
 def _check_names(players: Sequence[str]) -> None:
+    """Check the number of players (R6) and that each has a name of their own."""
+    if isinstance(players, str) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise SetupError(
+            f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
+        )
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
             raise SetupError(f"players: player {i} needs a name, not {name!r}")
@@ -101,10 +102,6 @@ def deal(
     ``players`` are given in seat (clockwise) order; the returned game lists them in turn
     order, the first player first.
     """
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise SetupError(
-            f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
-        )
     _check_names(players)
     rand = rng.random
     perms = _PERMUTATIONS
