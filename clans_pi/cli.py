@@ -23,6 +23,7 @@ from .rules.errors import ClansError
 from .rules.events import GameOver, Strife, VillageFounded, VillageScored, VillageUnscored
 from .rules.record import replay, result, to_record
 from .rules.setup import deal
+from .ui.options import DEFAULT_SIZE, RENDER_SCREENS, ROTATIONS
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -52,15 +53,37 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--board", metavar="PATH", help="a board file instead of the shipped one")
         p.add_argument("--chart", metavar="PATH", help="an epoch chart file (a variant)")
 
-    p = sub.add_parser("play", help="play a game (headless: computer players in the terminal)")
+    p = sub.add_parser("play", help="play on the touchscreen (or --headless in the terminal)")
     common(p)
-    p.add_argument(
+    p.add_argument("--fullscreen", action="store_true", help="use the whole screen")
+    p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH",
+                   help="window size (default 800x480); ignored with --fullscreen")
+    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0,
+                   help="turn the picture clockwise by this many degrees (touch follows)")
+    p.add_argument("--load", metavar="FILE",
+                   help="go on with a saved game or a game record (clans-state/1, clans-record/1)")
+    p.add_argument("--seed", type=int, help="seed for a reproducible deal")
+    p.add_argument("--first-frame", action="store_true", help=argparse.SUPPRESS)
+    g = p.add_argument_group("headless (random computer players in the terminal)")
+    g.add_argument("--headless", action="store_true", help="no display: random movers play")
+    g.add_argument(
         "--players", type=int, default=3, help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default 3)"
     )
-    p.add_argument("--seed", type=int, help="seed for a reproducible game")
-    p.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
+    g.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
+    g.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(run=_play)
+
+    p = sub.add_parser("render", help="draw one screen of a game to a PNG (no display needed)")
+    common(p)
+    p.add_argument("file", metavar="FILE", help="a saved game or a game record, or - for stdin")
+    p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH",
+                   help="picture size (default 800x480)")
+    p.add_argument("--screen", default="play", choices=RENDER_SCREENS,
+                   help="which screen (default play)")
+    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0,
+                   help="turn the picture clockwise, as on a rotated display")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
+    p.set_defaults(run=_render)
 
     p = sub.add_parser("board", help="describe the board")
     common(p)
@@ -72,6 +95,28 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a clans-record/1 JSON file, or - for stdin")
     p.set_defaults(run=_replay)
     return parser
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT like 800x480, not {text!r}"
+        ) from None
+    if not (200 <= w <= 8192 and 200 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"{text}: each side must be 200 to 8192 pixels")
+    return w, h
+
+
+def _render(args: argparse.Namespace) -> int:
+    from .ui.run import render
+
+    board, chart = load_board(args.board), load_chart(args.chart)
+    data = read_json(args.file, "game file")
+    render(data, board, chart, size=args.size, screen=args.screen, out=Path(args.output),
+           rotate=args.rotate)
+    return 0
 
 
 def _board(args: argparse.Namespace) -> int:
@@ -105,6 +150,18 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if not args.headless:
+        from .ui.run import play
+
+        board, chart = load_board(args.board), load_chart(args.chart)
+        load = read_json(args.load, "game file") if args.load else None
+        return play(board, chart, size=args.size, fullscreen=args.fullscreen,
+                    rotate=args.rotate, seed=args.seed, load=load,
+                    first_frame_only=args.first_frame)
+    return _play_headless(args)
+
+
+def _play_headless(args: argparse.Namespace) -> int:
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
     board, chart = load_board(args.board), load_chart(args.chart)

@@ -279,9 +279,11 @@ def test_headless_play_is_reproducible_and_writes_a_replayable_record(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "game.json"
-    code, out1, _ = run(capsys, "play", "--seed", "5", "--players", "4", "--record", str(path))
+    code, out1, _ = run(
+        capsys, "play", "--headless", "--seed", "5", "--players", "4", "--record", str(path)
+    )
     assert code == 0
-    code, out2, _ = run(capsys, "play", "--seed", "5", "--players", "4")
+    code, out2, _ = run(capsys, "play", "--headless", "--seed", "5", "--players", "4")
     assert out1.splitlines()[:-1] == out2.splitlines()  # out1 ends naming the record file
     assert "Game over after" in out1 and "winner" in out1
     code, replayed, _ = run(capsys, "replay", str(path))
@@ -292,7 +294,7 @@ def test_headless_play_log_reveals_no_clan_before_the_end(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """R22: the running log names players and villages, never who holds which clan."""
-    _, out, _ = run(capsys, "play", "--seed", "8", "--players", "3")
+    _, out, _ = run(capsys, "play", "--headless", "--seed", "8", "--players", "3")
     before_end = out.split("Game over after")[0]
     for clan in CLANS:
         for name in ("Ada", "Bo", "Cy"):
@@ -301,12 +303,12 @@ def test_headless_play_log_reveals_no_clan_before_the_end(
 
 
 def test_play_rejects_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "play", "--players", "6")
+    code, _, err = run(capsys, "play", "--headless", "--players", "6")
     assert code == 1 and err.strip() == "clans-pi play: --players must be 2 to 4, not 6"
 
 
 def test_quiet_play_prints_only_the_result(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "play", "--seed", "2", "--quiet", "--players", "2")
+    code, out, _ = run(capsys, "play", "--headless", "--seed", "2", "--quiet", "--players", "2")
     assert code == 0 and len(out.splitlines()) == 2
 
 
@@ -314,7 +316,9 @@ def test_unwritable_record_path_is_a_clear_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     target = tmp_path / "missing-dir" / "game.json"
-    code, _, err = run(capsys, "play", "--seed", "1", "--quiet", "--record", str(target))
+    code, _, err = run(
+        capsys, "play", "--headless", "--seed", "1", "--quiet", "--record", str(target)
+    )
     assert code == 1 and f"cannot write record {target}" in err
 
 

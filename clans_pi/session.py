@@ -1,0 +1,228 @@
+"""A game at the table: the seats, the secret state, and the views the screen may show.
+
+The :class:`Session` is the referee. It holds the full :class:`GameState` (with every
+player's clan) and hands out only views: :meth:`Session.public` for the shared screen and
+:meth:`Session.private` for one seat's peek (R22). The UI, seat devices and logs go through
+it, never through the state.
+
+Seats are in table (clockwise) order as the family sat down; the engine lists players in
+turn order, the first player first (R7). ``player_of`` / ``seat_of`` convert.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .rules.board import Board
+from .rules.constants import BIG_GROUP, MAX_PLAYERS, MIN_PLAYERS
+from .rules.epochs import EpochChart
+from .rules.errors import SetupError
+from .rules.events import Event
+from .rules.moves import Move
+from .rules.observation import Observation
+from .rules.record import from_json, replay, to_json, to_record
+from .rules.setup import deal
+from .rules.state import GameState
+
+HUMAN = "human"
+SEAT_KINDS = (HUMAN,)  # computer players join here once bots exist
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One place at the table: a name, an avatar key and who plays it."""
+
+    name: str
+    avatar: str = ""  # "" lets the screen choose one by seat number
+    kind: str = HUMAN
+
+
+@dataclass(frozen=True, slots=True)
+class SlotPreview:
+    """What the ``k``-th village founded by a move would get (R11, R18): its chip, epoch
+    and bonus, or ``chip`` None when no chip is left for it (not scored)."""
+
+    chip: int | None
+    epoch: int | None
+    bonus: int
+    favourable: tuple[str, ...]
+    hostile: tuple[str, ...]
+
+
+class Session:
+    """A game in progress between ``seats`` (table order)."""
+
+    def __init__(self, state: GameState, seats: Sequence[Seat]) -> None:
+        if len(seats) != state.num_players:
+            raise SetupError(f"{len(seats)} seats for a game of {state.num_players} players")
+        names = [s.name for s in seats]
+        if sorted(names) != sorted(state.players):
+            raise SetupError("the seats' names do not match the game's players")
+        self.seats: tuple[Seat, ...] = tuple(seats)
+        self._state = state
+        # Turn order is a rotation of table order (R7): player 0 sits at seat `first`.
+        self.first_seat = names.index(state.players[0])
+        for i, name in enumerate(state.players):
+            if names[(self.first_seat + i) % len(names)] != name:
+                raise SetupError("the game's turn order is not the seats' table order")
+        self._can_undo = False
+        self._public: Observation | None = None
+
+    # ------------------------------------------------------------- creating
+
+    @classmethod
+    def new(
+        cls, seats: Sequence[Seat], board: Board, chart: EpochChart, rng: random.Random
+    ) -> Session:
+        """Deal a new game for ``seats`` (R5-R7)."""
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise SetupError(f"{MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}")
+        state = deal(board, [s.name for s in seats], rng, chart)
+        return cls(state, seats)
+
+    @classmethod
+    def load(cls, data: Any, board: Board, chart: EpochChart) -> Session:
+        """A session from a saved game (clans-state/1) or a record (clans-record/1).
+
+        Avatars are not part of those formats: the seats get none (the screen picks one).
+        """
+        if isinstance(data, dict) and str(data.get("format")).startswith("clans-state/"):
+            state = from_json(data, board)
+        else:
+            state = replay(data, board, chart)
+        # Turn order is a valid table order.
+        return cls(state, [Seat(name, "") for name in state.players])
+
+    def rematch(self, rng: random.Random) -> Session:
+        """A new deal for the same seats, board and chart."""
+        return Session.new(self.seats, self._state.board, self._state.chart, rng)
+
+    def to_json(self) -> dict[str, Any]:
+        """The saved game (holds the secret clans: for files, never for showing)."""
+        return to_json(self._state)
+
+    def to_record(self) -> dict[str, Any]:
+        """The game record (holds the secret clans: for files, never for showing)."""
+        return to_record(self._state)
+
+    # ------------------------------------------------------------- public facts
+
+    @property
+    def board(self) -> Board:
+        return self._state.board
+
+    @property
+    def chart(self) -> EpochChart:
+        return self._state.chart
+
+    @property
+    def num_seats(self) -> int:
+        return len(self.seats)
+
+    def player_of(self, seat: int) -> int:
+        """The engine's player index (turn order) of table ``seat``."""
+        return (seat - self.first_seat) % len(self.seats)
+
+    def seat_of(self, player: int) -> int:
+        """The table seat of the engine's ``player``."""
+        return (player + self.first_seat) % len(self.seats)
+
+    @property
+    def current_seat(self) -> int:
+        return self.seat_of(self._state.current_player)
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.is_over
+
+    def public(self) -> Observation:
+        """The shared screen's view: public information only (R22). Cached per move."""
+        if self._public is None:
+            self._public = self._state.observation(None)
+        return self._public
+
+    def private(self, seat: int) -> Observation:
+        """What ``seat`` may know: the public view plus its own clan (for a peek only)."""
+        return self._state.observation(self.player_of(seat))
+
+    # ------------------------------------------------------------- moves
+
+    def legal_targets(self, src: int) -> tuple[int, ...]:
+        """Territories the huts of ``src`` may move into now (empty if none)."""
+        return tuple(m.dst for m in self.public().legal_moves if m.src == src)
+
+    def movable(self) -> frozenset[int]:
+        """Territories that have at least one legal move now."""
+        return frozenset(m.src for m in self.public().legal_moves)
+
+    def refusal(self, src: int, dst: int | None = None) -> str | None:
+        """Why moving ``src`` (into ``dst``, when given) is not allowed, in a few words for
+        the screen, or None when it is. Built from the public view only."""
+        obs = self.public()
+        if obs.end is not None:
+            return "the game is over"
+        huts = sum(obs.huts[src])
+        if not huts:
+            return "that territory is empty"
+        if any(v.territory == src for v in obs.villages):
+            return "a village cannot move"
+        targets = self.legal_targets(src)
+        if dst is None:
+            if not targets:
+                return f"{BIG_GROUP} or more huts cannot move"
+            return None
+        if dst in targets:
+            return None
+        if dst == src:
+            return "choose a neighbouring territory"
+        if not sum(obs.huts[dst]):
+            return "that territory is empty"
+        if dst not in self.board.neighbors(src):
+            return "not a neighbouring territory"
+        if any(v.territory == dst for v in obs.villages):
+            return "a village takes no more huts"
+        return f"{BIG_GROUP} or more only move onto a bigger group"
+
+    def founds(self, src: int, dst: int) -> tuple[int, ...]:
+        """The villages moving ``src`` into ``dst`` would found (R10), ascending."""
+        return self._state.founds(Move(src, dst))
+
+    def slot_preview(self, k: int) -> SlotPreview:
+        """What the ``k``-th (0-based) village founded by the next move would get."""
+        chip = self._state.chips_taken + k + 1
+        chart = self.chart
+        if chip > chart.total_chips:
+            return SlotPreview(None, None, 0, (), ())
+        epoch = chart.epoch(chart.chip_epoch[chip])
+        return SlotPreview(
+            chip,
+            epoch.number,
+            epoch.bonus,
+            tuple(sorted(epoch.favourable)),
+            tuple(sorted(epoch.hostile)),
+        )
+
+    def play(self, src: int, dst: int, order: Sequence[int] | None = None) -> list[Event]:
+        """Play a move for the current player (checked); return the public events."""
+        events = self._state.play(Move(src, dst, None if order is None else tuple(order)))
+        self._public = None
+        self._can_undo = not self._state.is_over
+        return events
+
+    @property
+    def can_undo(self) -> bool:
+        """True while the last move may be taken back: until the next player moves, and
+        not once the game is over (the clans are revealed then)."""
+        return self._can_undo
+
+    def undo(self) -> Move:
+        """Take back the last move (one step only)."""
+        if not self._can_undo:
+            raise SetupError("there is no move to take back")
+        move = self._state.pop()
+        self._public = None
+        self._can_undo = False
+        return move

@@ -1,0 +1,275 @@
+"""The touchscreen app: which screen is showing, the event loop, and the way between screens.
+
+The loop is event-driven: it sleeps in ``pygame.event.wait`` until a finger, the mouse or a
+timer (an animation, a long press, a message fading) needs it, and redraws only then, so
+the Pi idles cool. Touch and mouse become one pointer: the first finger or the left mouse
+button; mouse events that SDL made up from a touch are ignored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pygame
+
+from ..rules.board import Board
+from ..rules.epochs import EpochChart
+from ..rules.events import Event
+from ..session import Seat, Session
+from .canvas import Canvas
+from .display import Display
+from .screens.base import Screen
+
+LONG_PRESS_MS = 550
+SLOP = 12  # pixels a finger may wander before a press is no longer a long press
+
+
+class App:
+    """The game on one display (or, with ``display`` None, on an off-screen surface)."""
+
+    def __init__(
+        self,
+        board: Board,
+        chart: EpochChart,
+        *,
+        display: Display | None = None,
+        size: tuple[int, int] = (800, 480),
+        rng: random.Random | None = None,
+        clock: Callable[[], int] | None = None,
+        record: bool = False,
+    ) -> None:
+        pygame.font.init()
+        self.board = board
+        self.chart = chart
+        self.display = display
+        self.surface = display.surface if display is not None else pygame.Surface(size)
+        self.size = self.surface.get_size()
+        self.rng = rng or random.Random()
+        self.clock = clock or pygame.time.get_ticks
+        self.record = record
+        self.canvas = Canvas(self.surface, record=record)
+        self.screen: Screen | None = None
+        self.session: Session | None = None
+        self.seats: list[Seat] = []
+        self.running = True
+        self.dirty = True
+        self.frames = 0
+        self._pointer: tuple[str, int] | None = None
+        self._down_at = 0
+        self._down_pos = (0.0, 0.0)
+        self._long_done = False
+
+    # ------------------------------------------------------------ navigation
+
+    def show(self, screen: Screen) -> None:
+        self.screen = screen
+        screen.resize(self.size)
+        self._pointer = None
+        self.dirty = True
+
+    def start_menu(self) -> None:
+        from .screens.start import StartScreen
+
+        self.show(StartScreen(self, self.seats))
+
+    def new_game(self, seats: Sequence[Seat]) -> None:
+        """Deal for ``seats`` and walk every human seat through its private peek."""
+        self.seats = list(seats)
+        self.begin(Session.new(seats, self.board, self.chart, self.rng))
+
+    def begin(self, session: Session, *, peeks: bool = True) -> None:
+        self.session = session
+        if peeks:
+            self.deal_peek(0)
+        else:
+            self.play()
+
+    def deal_peek(self, seat: int) -> None:
+        from .screens.peek import PeekScreen
+
+        session = self.session
+        assert session is not None
+        while seat < session.num_seats and session.seats[seat].kind != "human":
+            seat += 1
+        if seat >= session.num_seats:
+            self.play()
+            return
+        self.show(PeekScreen(self, session, seat, done=lambda: self.deal_peek(seat + 1),
+                             deal=True))
+
+    def peek(self, seat: int) -> None:
+        """A seat's peek during the game, returning to the board."""
+        from .screens.peek import PeekScreen
+
+        assert self.session is not None
+        self.show(PeekScreen(self, self.session, seat, done=self.play, deal=False))
+
+    def play(self) -> None:
+        from .screens.play import PlayScreen
+
+        assert self.session is not None
+        if self.session.is_over:
+            self.reveal()
+        else:
+            self.show(PlayScreen(self, self.session))
+
+    def reveal(self) -> None:
+        from .screens.reveal import RevealScreen
+
+        assert self.session is not None
+        self.show(RevealScreen(self, self.session))
+
+    def rematch(self) -> None:
+        assert self.session is not None
+        self.begin(self.session.rematch(self.rng))
+
+    def after_move(self, events: Sequence[Event]) -> None:
+        """Called after every completed move (the place to save the game)."""
+
+    def after_undo(self) -> None:
+        """Called after a move was taken back."""
+
+    def rules(self, back: Callable[[], None]) -> None:
+        from .screens.rules import RulesScreen
+
+        self.show(RulesScreen(self, back))
+
+    # ------------------------------------------------------------ drawing
+
+    def redraw(self) -> None:
+        assert self.screen is not None
+        self.canvas.records.clear()
+        self.screen.draw(self.canvas)
+        self.frames += 1
+        self.dirty = False
+        if self.display is not None:
+            self.display.present()
+
+    # ------------------------------------------------------------ events
+
+    def handle(self, ev: pygame.event.Event) -> None:
+        screen = self.screen
+        if screen is None:
+            return
+        t = ev.type
+        if t == pygame.QUIT:
+            self.running = False
+        elif t == pygame.KEYDOWN:
+            if ev.key == pygame.K_ESCAPE:
+                screen.back()
+            else:
+                screen.key(ev)
+            self.dirty = True
+        elif t == pygame.FINGERDOWN:
+            if self._pointer is None:
+                self._press(("finger", ev.finger_id), self._finger_pos(ev))
+        elif t == pygame.FINGERMOTION:
+            if self._pointer == ("finger", ev.finger_id):
+                self._motion(self._finger_pos(ev))
+        elif t == pygame.FINGERUP:
+            if self._pointer == ("finger", ev.finger_id):
+                self._release(self._finger_pos(ev))
+        elif getattr(ev, "touch", False):
+            return  # a mouse event SDL synthesised from a finger: already handled
+        elif t == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            if self._pointer is None:
+                self._press(("mouse", 0), self._mouse_pos(ev.pos))
+        elif t == pygame.MOUSEMOTION:
+            if self._pointer == ("mouse", 0):
+                self._motion(self._mouse_pos(ev.pos))
+        elif t == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if self._pointer == ("mouse", 0):
+                self._release(self._mouse_pos(ev.pos))
+        elif t in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            self.dirty = True
+
+    def _finger_pos(self, ev: pygame.event.Event) -> tuple[float, float]:
+        if self.display is not None:
+            return self.display.finger_pos(ev.x, ev.y)
+        w, h = self.size
+        return (min(ev.x * w, w - 1), min(ev.y * h, h - 1))
+
+    def _mouse_pos(self, pos: tuple[int, int]) -> tuple[float, float]:
+        return self.display.mouse_pos(pos) if self.display is not None else pos
+
+    def _press(self, pointer: tuple[str, int], pos: tuple[float, float]) -> None:
+        assert self.screen is not None
+        self._pointer = pointer
+        self._down_at = self.clock()
+        self._down_pos = pos
+        self._long_done = False
+        self.screen.pointer_down(pos)
+        self.dirty = True
+
+    def _motion(self, pos: tuple[float, float]) -> None:
+        assert self.screen is not None
+        dx, dy = pos[0] - self._down_pos[0], pos[1] - self._down_pos[1]
+        if dx * dx + dy * dy > (SLOP * self.screen.scale) ** 2:
+            self._long_done = True  # moved: a drag, not a long press
+        self.screen.pointer_move(pos)
+        self.dirty = True
+
+    def _release(self, pos: tuple[float, float]) -> None:
+        assert self.screen is not None
+        self._pointer = None
+        screen = self.screen
+        screen.pointer_up(pos, after_long=self._long_fired)
+        self._long_fired = False
+        self.dirty = True
+
+    _long_fired = False
+
+    def _timers(self, now: int) -> None:
+        screen = self.screen
+        assert screen is not None
+        if (
+            self._pointer is not None
+            and not self._long_done
+            and now - self._down_at >= LONG_PRESS_MS
+        ):
+            self._long_done = True
+            self._long_fired = screen.pointer_long(self._down_pos)
+            self.dirty = True
+        if screen.tick(now):
+            self.dirty = True
+
+    def _timeout(self) -> int | None:
+        """Milliseconds until something needs the loop, or None to sleep until input."""
+        assert self.screen is not None
+        now = self.clock()
+        due = []
+        if self._pointer is not None and not self._long_done:
+            due.append(self._down_at + LONG_PRESS_MS)
+        wake = self.screen.wakeup()
+        if wake is not None:
+            due.append(wake)
+        if not due:
+            return None
+        return max(1, min(due) - now)
+
+    # ------------------------------------------------------------ the loop
+
+    def pump(self) -> None:
+        """Handle every queued event, run due timers, redraw if needed (one loop turn)."""
+        for ev in pygame.event.get():
+            self.handle(ev)
+            if not self.running:
+                return
+        self._timers(self.clock())
+        if self.dirty and self.running:
+            self.redraw()
+
+    def run(self, *, first_frame_only: bool = False) -> None:
+        """Run until the window is closed."""
+        assert self.screen is not None
+        self.redraw()
+        if first_frame_only:
+            return
+        while self.running:
+            timeout = self._timeout()
+            ev = pygame.event.wait() if timeout is None else pygame.event.wait(timeout)
+            if ev.type != pygame.NOEVENT:
+                self.handle(ev)
+            if self.running:
+                self.pump()

@@ -1,0 +1,175 @@
+"""Drawing helpers that fit text into boxes and remember what went where.
+
+Every screen draws through a :class:`Canvas`. It keeps a list of :class:`Drawn` records
+(text boxes, named regions, touch targets) so tests can check that text fits its box,
+regions stay inside the window and do not overlap, and buttons are large enough.
+Rendered text is cached, so a redraw costs blits, not font rendering.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import pygame
+
+from .theme import Color
+
+MIN_FONT = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One recorded drawing: ``kind`` is "text", "paragraph", "region" or "target"."""
+
+    kind: str
+    name: str
+    rect: pygame.Rect
+    box: pygame.Rect
+    fits: bool = True
+    missing: str = ""  # characters the font has no glyph for (drawn as boxes)
+
+
+@functools.lru_cache(maxsize=64)
+def font(px: int) -> pygame.font.Font:
+    """The UI font at ``px`` pixels (pygame's bundled font: same look on every machine)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, max(MIN_FONT, px))
+
+
+@functools.lru_cache(maxsize=2048)
+def rendered(text: str, px: int, color: Color) -> pygame.Surface:
+    """``text`` rendered anti-aliased at ``px`` in ``color`` (cached)."""
+    return font(px).render(text, True, color)
+
+
+def text_width(text: str, px: int) -> int:
+    return font(px).size(text)[0]
+
+
+def fit_size(text: str, px: int, width: int, min_px: int | None = None) -> int:
+    """The largest size <= ``px`` (down to ``min_px``) at which ``text`` is <= ``width``."""
+    low = max(MIN_FONT, min_px if min_px is not None else round(px * 0.6))
+    size = px
+    while size > low and text_width(text, size) > width:
+        size -= 1
+    return size
+
+
+def wrap(text: str, px: int, width: int) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` at ``px`` (words kept whole;
+    explicit newlines start new lines)."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = word if not line else f"{line} {word}"
+            if line and text_width(trial, px) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+class Canvas:
+    """A target surface plus the record of what was drawn on it."""
+
+    def __init__(self, surface: pygame.Surface, *, record: bool = False) -> None:
+        self.surface = surface
+        self.rect = surface.get_rect()
+        self.record = record
+        self.records: list[Drawn] = []
+
+    # ------------------------------------------------------------ records
+
+    def note(self, kind: str, name: str, rect: pygame.Rect, box: pygame.Rect | None = None,
+             fits: bool = True) -> None:
+        if self.record:
+            self.records.append(Drawn(kind, name, pygame.Rect(rect), pygame.Rect(box or rect),
+                                      fits))
+
+    def region(self, name: str, rect: pygame.Rect) -> None:
+        """Record a named screen region (board, panel, ...) for layout tests."""
+        self.note("region", name, rect)
+
+    def target(self, name: str, rect: pygame.Rect) -> None:
+        """Record a touch target (for the minimum-size test)."""
+        self.note("target", name, rect)
+
+    # ------------------------------------------------------------ drawing
+
+    def fill(self, color: Color, rect: pygame.Rect | None = None) -> None:
+        self.surface.fill(color, rect)
+
+    def box(self, rect: pygame.Rect, color: Color, *, radius: int = 0, width: int = 0,
+            border: Color | None = None) -> None:
+        """A filled rounded rectangle, with an optional border."""
+        pygame.draw.rect(self.surface, color, rect, width, border_radius=radius)
+        if border is not None:
+            pygame.draw.rect(self.surface, border, rect, max(1, radius // 6 or 1),
+                             border_radius=radius)
+
+    def text(
+        self,
+        text: str,
+        box: pygame.Rect,
+        px: int,
+        color: Color,
+        *,
+        align: str = "center",
+        valign: str = "center",
+        min_px: int | None = None,
+    ) -> pygame.Rect:
+        """Draw one line of ``text`` inside ``box``, shrinking the font to fit the width
+        (down to 60 % or ``min_px``) and the height; returns where it went."""
+        if box.width <= 0 or box.height <= 0:
+            self.note("text", text, pygame.Rect(box.topleft, (0, 0)), box, False)
+            return pygame.Rect(box.topleft, (0, 0))
+        px = min(px, max(MIN_FONT, box.height))
+        size = fit_size(text, px, box.width, min_px)
+        surf = rendered(text, size, color)
+        fits = surf.get_width() <= box.width and surf.get_height() <= box.height + 2
+        if surf.get_width() > box.width:
+            surf = surf.subsurface((0, 0, box.width, surf.get_height()))
+        r = surf.get_rect()
+        if align == "left":
+            r.left = box.left
+        elif align == "right":
+            r.right = box.right
+        else:
+            r.centerx = box.centerx
+        if valign == "top":
+            r.top = box.top
+        elif valign == "bottom":
+            r.bottom = box.bottom
+        else:
+            r.centery = box.centery
+        self.surface.blit(surf, r)
+        if self.record:
+            metrics = font(size).metrics(text)
+            missing = "".join(ch for ch, m in zip(text, metrics, strict=False) if m is None)
+            self.records.append(Drawn("text", text, r, pygame.Rect(box), fits, missing))
+        return r
+
+    def paragraph(self, text: str, box: pygame.Rect, px: int, color: Color, *,
+                  align: str = "left", line_gap: float = 1.15) -> int:
+        """Draw wrapped ``text`` in ``box``, shrinking until it fits; returns the size used."""
+        size = px
+        while True:
+            lines = wrap(text, size, box.width)
+            step = round(font(size).get_linesize() * line_gap / 1.15)
+            if step * len(lines) <= box.height or size <= MIN_FONT:
+                break
+            size -= 1
+        used = pygame.Rect(box.left, box.top, box.width, step * len(lines))
+        self.note("paragraph", text[:40], used, box, used.height <= box.height)
+        y = box.top
+        for line in lines:
+            if line:
+                self.text(line, pygame.Rect(box.left, y, box.width, step), size, color,
+                          align=align, min_px=size)
+            y += step
+        return size

@@ -1,0 +1,121 @@
+"""The window or full screen, the ``rotate`` setting, and touch/mouse coordinates.
+
+On the Pi the app draws straight to the display (SDL's kmsdrm driver) and the console does
+not rotate it, so rotation is ours: screens draw on a *logical* surface in the orientation
+the family sees, and :meth:`Display.present` turns it onto the physical one.
+:meth:`Display.to_logical` maps touch and mouse positions back. ``rotate`` is the clockwise
+turn of the picture in degrees.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+
+from .options import ROTATIONS
+
+
+class NoDisplayError(RuntimeError):
+    """No screen to draw on (no desktop session, no usable video driver)."""
+
+
+def logical_size(physical: tuple[int, int], rotate: int) -> tuple[int, int]:
+    w, h = physical
+    return (h, w) if rotate in (90, 270) else (w, h)
+
+
+def to_logical(pos: tuple[float, float], logical: tuple[int, int],
+               rotate: int) -> tuple[float, float]:
+    """Map a physical screen point to the logical picture (inverse of the rotation)."""
+    px, py = pos
+    w, h = logical
+    if rotate == 90:
+        return (py, h - 1 - px)
+    if rotate == 180:
+        return (w - 1 - px, h - 1 - py)
+    if rotate == 270:
+        return (w - 1 - py, px)
+    return (px, py)
+
+
+def to_physical(pos: tuple[float, float], logical: tuple[int, int],
+                rotate: int) -> tuple[float, float]:
+    """Map a logical point to where it appears on the physical screen."""
+    x, y = pos
+    w, h = logical
+    if rotate == 90:
+        return (h - 1 - y, x)
+    if rotate == 180:
+        return (w - 1 - x, h - 1 - y)
+    if rotate == 270:
+        return (y, w - 1 - x)
+    return (x, y)
+
+
+def rotate_picture(surface: pygame.Surface, rotate: int) -> pygame.Surface:
+    """``surface`` turned clockwise by ``rotate`` degrees (pygame turns anticlockwise)."""
+    return pygame.transform.rotate(surface, -rotate) if rotate else surface
+
+
+def prepare_sdl() -> None:
+    """SDL hints that must be set before the display starts.
+
+    A touch on the Pi produces a finger event *and* a synthetic mouse event; we handle
+    fingers ourselves, so the synthetic mouse events are switched off (the app also ignores
+    any mouse event marked as coming from touch, for SDL builds that ignore the hint).
+    """
+    os.environ.setdefault("SDL_TOUCH_MOUSE_EVENTS", "0")
+    os.environ.setdefault("SDL_MOUSE_TOUCH_EVENTS", "0")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+class Display:
+    """The physical display plus the logical surface the screens draw on."""
+
+    def __init__(self, size: tuple[int, int], *, rotate: int = 0,
+                 fullscreen: bool = False) -> None:
+        if rotate not in ROTATIONS:
+            raise ValueError(f"rotate must be one of {ROTATIONS}, not {rotate}")
+        prepare_sdl()
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            if fullscreen:
+                window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            else:
+                w, h = size
+                window = pygame.display.set_mode((h, w) if rotate in (90, 270) else (w, h))
+        except pygame.error as exc:
+            pygame.display.quit()
+            raise NoDisplayError(str(exc) or "no video device") from None
+        pygame.display.set_caption("Clans")
+        pygame.mouse.set_visible(not fullscreen)
+        self.rotate = rotate
+        self.fullscreen = fullscreen
+        self.window = window
+        self.driver = pygame.display.get_driver()
+        self.size = logical_size(window.get_size(), rotate)
+        self.surface = window if rotate == 0 else pygame.Surface(self.size).convert()
+
+    def present(self, rects: list[pygame.Rect] | None = None) -> None:
+        """Show what was drawn: only ``rects`` when given (unrotated), else everything."""
+        if self.rotate:
+            self.window.blit(rotate_picture(self.surface, self.rotate), (0, 0))
+            pygame.display.flip()
+        elif rects:
+            pygame.display.update(rects)
+        else:
+            pygame.display.flip()
+
+    def finger_pos(self, x: float, y: float) -> tuple[float, float]:
+        """A finger event's normalised window position, in logical pixels."""
+        w, h = self.window.get_size()
+        px, py = min(max(x, 0.0) * w, w - 1), min(max(y, 0.0) * h, h - 1)
+        return to_logical((px, py), self.size, self.rotate)
+
+    def mouse_pos(self, pos: tuple[int, int]) -> tuple[float, float]:
+        return to_logical(pos, self.size, self.rotate)
+
+    def close(self) -> None:
+        pygame.display.quit()

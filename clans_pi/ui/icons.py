@@ -1,0 +1,110 @@
+"""Small pictures: a clan's hut with its count, a village chip, an eye, an arrow.
+
+Icons are drawn once per size and cached, so the board redraw is a handful of blits.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import pygame
+
+from .canvas import fit_size, rendered
+from .theme import CLAN_COLORS, CLAN_INK, TEXT, Color
+
+
+def hut_points(rect: pygame.Rect) -> list[tuple[float, float]]:
+    """A hut outline (walls and a pointed roof) filling ``rect``."""
+    x, y, w, h = rect
+    eave = y + h * 0.42
+    return [
+        (x + w * 0.5, y),
+        (x + w, eave),
+        (x + w * 0.88, eave),
+        (x + w * 0.88, y + h),
+        (x + w * 0.12, y + h),
+        (x + w * 0.12, eave),
+        (x, eave),
+    ]
+
+
+@functools.lru_cache(maxsize=512)
+def hut_icon(clan: str, size: int, count: int = 0) -> pygame.Surface:
+    """A hut of ``clan`` ``size`` px square, with ``count`` written on it when above 1."""
+    surf = pygame.Surface((size, size), pygame.SRCALPHA)
+    body = pygame.Rect(0, 0, size, size).inflate(-2, -2)
+    pts = hut_points(body)
+    fill, ink = CLAN_COLORS[clan], CLAN_INK[clan]
+    outline = (250, 250, 250) if clan == "black" else (20, 20, 24)
+    pygame.draw.polygon(surf, fill, pts)
+    pygame.draw.polygon(surf, outline, pts, max(1, size // 14))
+    if count > 1:
+        label = str(count)
+        box_w = round(size * 0.74)
+        px = fit_size(label, round(size * 0.62), box_w, min_px=8)
+        text = rendered(label, px, ink)
+        r = text.get_rect(center=(size // 2, round(size * 0.66)))
+        surf.blit(text, r)
+    return surf
+
+
+@functools.lru_cache(maxsize=64)
+def chip_icon(number: int, size: int, color: Color, ink: Color) -> pygame.Surface:
+    """A round village chip with its number."""
+    surf = pygame.Surface((size, size), pygame.SRCALPHA)
+    c = size // 2
+    pygame.draw.circle(surf, (20, 20, 24), (c, c), c)
+    pygame.draw.circle(surf, color, (c, c), c - max(1, size // 12))
+    label = str(number)
+    px = fit_size(label, round(size * 0.7), round(size * 0.8), min_px=8)
+    text = rendered(label, px, ink)
+    surf.blit(text, text.get_rect(center=(c, c + 1)))
+    return surf
+
+
+def draw_eye(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT,
+             closed: bool = False) -> None:
+    """An eye (the peek symbol), open or closed, centred in ``rect``."""
+    w = rect.width * 0.8
+    h = rect.height * 0.45
+    cx, cy = rect.center
+    top = [(cx - w / 2 + w * i / 16, cy - h / 2 * math.sin(math.pi * i / 16)) for i in range(17)]
+    bottom = [(x, 2 * cy - y) for x, y in reversed(top)]
+    width = max(2, rect.width // 16)
+    if closed:
+        pygame.draw.lines(surface, color, False, bottom, width)
+        for i in (4, 8, 12):
+            x, y = bottom[16 - i]
+            pygame.draw.line(surface, color, (x, y), (x, y + h * 0.35), width)
+        return
+    pygame.draw.polygon(surface, color, top + bottom, width)
+    pygame.draw.circle(surface, color, (round(cx), round(cy)), max(2, round(h * 0.36)))
+
+
+def draw_arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
+               color: Color, width: int, *, outline: Color | None = (20, 20, 24)) -> None:
+    """A straight arrow from ``start`` to ``end`` with a filled head."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return
+    ux, uy = dx / length, dy / length
+    head = min(length * 0.6, width * 3.2)
+    base = (end[0] - ux * head, end[1] - uy * head)
+    left = (base[0] - uy * head * 0.6, base[1] + ux * head * 0.6)
+    right = (base[0] + uy * head * 0.6, base[1] - ux * head * 0.6)
+    if outline is not None:
+        pygame.draw.line(surface, outline, start, base, width + 4)
+        pygame.draw.polygon(surface, outline, [end, left, right], 3)
+    pygame.draw.line(surface, color, start, base, width)
+    pygame.draw.polygon(surface, color, [end, left, right])
+
+
+def draw_crown(surface: pygame.Surface, rect: pygame.Rect, color: Color) -> None:
+    """A small crown (the winner's mark), fitted in ``rect``."""
+    x, y, w, h = rect
+    pts = [(x, y + h), (x, y + h * 0.25), (x + w * 0.28, y + h * 0.6), (x + w * 0.5, y),
+           (x + w * 0.72, y + h * 0.6), (x + w, y + h * 0.25), (x + w, y + h)]
+    pygame.draw.polygon(surface, color, pts)
+    pygame.draw.polygon(surface, (20, 20, 24), pts, max(1, w // 12))

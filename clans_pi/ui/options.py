@@ -1,0 +1,12 @@
+"""Display options shared by the command line and the UI (no pygame import here, so the
+command line starts fast for commands that draw nothing)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Clockwise turns of the picture the ``rotate`` setting accepts.
+ROTATIONS: Final = (0, 90, 180, 270)
+#: Screens ``clans-pi render`` can draw.
+RENDER_SCREENS: Final = ("play", "peek", "reveal", "board", "rules", "start")
+DEFAULT_SIZE: Final = (800, 480)

@@ -1,0 +1,139 @@
+"""The play screen's side panel and strip, drawn from public information only (R22):
+the epoch chart, the clans' score track, and the players with their chips."""
+
+from __future__ import annotations
+
+import pygame
+
+from ..rules.constants import CLANS, TERRAINS
+from ..rules.epochs import EpochChart
+from ..rules.observation import Observation
+from ..session import Seat
+from .avatars import AVATARS, avatar_surface
+from .board_view import _mark
+from .canvas import Canvas
+from .icons import chip_icon, hut_icon
+from .layout import split_h, split_v
+from .theme import (
+    ACCENT,
+    CARD,
+    CLAN_COLORS,
+    PANEL_HI,
+    TERRAIN_COLORS,
+    TERRAIN_MARK,
+    TEXT,
+    TEXT_DIM,
+    roman,
+)
+
+
+def avatar_key(seat: Seat, index: int) -> str:
+    """The seat's avatar, or a default one by seat number."""
+    return seat.avatar or AVATARS[index % len(AVATARS)].key
+
+
+def draw_avatar(canvas: Canvas, seat: Seat, index: int, rect: pygame.Rect) -> None:
+    side = min(rect.width, rect.height)
+    r = pygame.Rect(0, 0, side, side)
+    r.center = rect.center
+    canvas.surface.blit(avatar_surface(avatar_key(seat, index), side), r)
+
+
+def terrain_tile(canvas: Canvas, terrain: str, rect: pygame.Rect) -> None:
+    """A small square of ``terrain`` with its mark, as on the board."""
+    pygame.draw.rect(canvas.surface, TERRAIN_COLORS[terrain], rect, border_radius=3)
+    m = rect.height * 0.22
+    _mark(canvas.surface, terrain, (rect.centerx, rect.centery), m, TERRAIN_MARK[terrain],
+          max(1, rect.height // 12))
+    pygame.draw.rect(canvas.surface, (20, 20, 24), rect, 1, border_radius=3)
+
+
+def draw_epoch_chart(canvas: Canvas, rect: pygame.Rect, chart: EpochChart, obs: Observation,
+                     px: int) -> None:
+    """Epochs as columns: chips left (filled dots), bonus, favourable and hostile terrain."""
+    canvas.region("chart", rect)
+    canvas.box(rect, CARD, radius=6)
+    inner = rect.inflate(-8, -8)
+    label_w = round(inner.width * 0.2)
+    labels = pygame.Rect(inner.left, inner.top, label_w, inner.height)
+    cols = split_h(pygame.Rect(labels.right, inner.top, inner.width - label_w, inner.height),
+                   *([1] * len(chart.epochs)), gap=3)
+    rows = split_v(labels, 1.1, 1, 1, 1, 1)
+    for row, text in zip(rows, ("Epoch", "Chips", "Bonus", "Good", "Bad"), strict=True):
+        canvas.text(text, row.inflate(-2, 0), px, TEXT_DIM, align="left")
+    first_chip = 1
+    most = max(e.chips for e in chart.epochs)
+    current = obs.epoch if obs.end is None else 0
+    for epoch, col in zip(chart.epochs, cols, strict=True):
+        taken = max(0, min(epoch.chips, obs.chips_taken - (first_chip - 1)))
+        first_chip += epoch.chips
+        cells = split_v(col, 1.1, 1, 1, 1, 1)
+        if epoch.number == current:
+            canvas.box(col, PANEL_HI, radius=4, border=ACCENT)
+        ink = TEXT if taken < epoch.chips else TEXT_DIM
+        canvas.text(roman(epoch.number), cells[0], round(px * 1.15), ink)
+        _chip_dots(canvas, cells[1], epoch.chips, taken, most)
+        canvas.text(f"+{epoch.bonus}", cells[2], px, ink)
+        _terrains(canvas, cells[3], epoch.favourable, "all", px)
+        _terrains(canvas, cells[4], epoch.hostile, "none", px)
+
+
+def _chip_dots(canvas: Canvas, cell: pygame.Rect, chips: int, taken: int, most: int) -> None:
+    """One dot per chip of the epoch, filled while it is still on the chart; the same dot
+    size in every column (sized for the epoch with the most chips)."""
+    d = max(5, min(cell.height - 4, (cell.width - 4) // max(most, 1) - 2))
+    total = chips * d + (chips - 1) * 2
+    x = cell.centerx - total // 2
+    for k in range(chips):
+        r = pygame.Rect(x + k * (d + 2), cell.centery - d // 2, d, d)
+        if k < chips - taken:
+            pygame.draw.ellipse(canvas.surface, ACCENT, r)
+        else:
+            pygame.draw.ellipse(canvas.surface, TEXT_DIM, r, 1)
+
+
+def _terrains(canvas: Canvas, cell: pygame.Rect, terrains: frozenset[str], every: str,
+              px: int) -> None:
+    if not terrains or len(terrains) == len(TERRAINS):
+        canvas.text(every if terrains else "none", cell, px, TEXT_DIM)
+        return
+    side = max(8, min(cell.height - 2, cell.width // len(terrains) - 2))
+    ts = [t for t in TERRAINS if t in terrains]
+    x = cell.centerx - (len(ts) * (side + 2) - 2) // 2
+    for k, t in enumerate(ts):
+        terrain_tile(canvas, t, pygame.Rect(x + k * (side + 2), cell.centery - side // 2,
+                                            side, side))
+
+
+def draw_score_track(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: int) -> None:
+    """The five clans' points with exact numbers (public, R22), best first is NOT used:
+    rows stay in clan order so nobody reads anything into a row's position."""
+    canvas.region("scores", rect)
+    canvas.box(rect, CARD, radius=6)
+    inner = rect.inflate(-8, -8)
+    rows = split_v(inner, *([1] * len(CLANS)), gap=2)
+    top = max(20, *obs.clan_points.values())
+    for clan, row in zip(CLANS, rows, strict=True):
+        points = obs.clan_points[clan]
+        icon = min(row.height, 40)
+        ir = pygame.Rect(row.left, row.centery - icon // 2, icon, icon)
+        canvas.surface.blit(hut_icon(clan, icon), ir)
+        num_w = round(row.width * 0.2)
+        num = pygame.Rect(row.right - num_w, row.top, num_w, row.height)
+        canvas.text(str(points), num, px, TEXT, align="right")
+        bar_area = pygame.Rect(ir.right + 4, row.top + row.height // 4,
+                               num.left - ir.right - 8, max(3, row.height // 2))
+        pygame.draw.rect(canvas.surface, (30, 33, 40), bar_area, border_radius=3)
+        fill = bar_area.copy()
+        fill.width = round(bar_area.width * points / top)
+        if fill.width:
+            pygame.draw.rect(canvas.surface, CLAN_COLORS[clan], fill, border_radius=3)
+
+
+def draw_chips(canvas: Canvas, rect: pygame.Rect, chips: int, px: int) -> None:
+    """A chip symbol and how many chips a player holds (public, R22)."""
+    side = min(rect.height, round(px * 1.2))
+    r = pygame.Rect(rect.left, rect.centery - side // 2, side, side)
+    canvas.surface.blit(chip_icon(chips, side, ACCENT, (20, 20, 24)), r)
+    rest = pygame.Rect(r.right + 4, rect.top, rect.right - r.right - 4, rect.height)
+    canvas.text("chip" if chips == 1 else "chips", rest, px, TEXT_DIM, align="left")

@@ -1,0 +1,76 @@
+"""Starting the touchscreen game, and rendering one screen to a PNG without a display."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from ..rules.board import Board
+from ..rules.epochs import EpochChart
+from ..rules.errors import ClansError
+from ..session import Session
+from .app import App
+from .display import Display, NoDisplayError
+from .options import RENDER_SCREENS
+
+
+def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
+         rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False) -> int:
+    """Open the display and run the game until the window closes."""
+    try:
+        display = Display(size, rotate=rotate, fullscreen=fullscreen)
+    except NoDisplayError as exc:
+        raise ClansError(
+            f"no display available ({exc}); run it on a desktop or on the Pi's console, "
+            "or use --headless"
+        ) from None
+    try:
+        app = App(board, chart, display=display, rng=random.Random(seed))
+        if load is not None:
+            app.begin(Session.load(load, board, chart), peeks=False)
+        else:
+            app.start_menu()
+        app.run(first_frame_only=first_frame_only)
+    finally:
+        display.close()
+    return 0
+
+
+def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int], screen: str,
+           out: Path, rotate: int = 0) -> None:
+    """Render ``screen`` of the game in ``data`` (a saved game or a record) to ``out``."""
+    from .display import rotate_picture
+
+    session = Session.load(data, board, chart)
+    app = App(board, chart, size=size)
+    app.session = session
+    app.seats = list(session.seats)
+    if screen == "play":
+        if session.is_over:
+            raise ClansError("the game is over: there is no play screen; use --screen board "
+                             "or --screen reveal")
+        app.play()
+    elif screen == "reveal":
+        if not session.is_over:
+            raise ClansError("the game is not over yet: --screen reveal needs a finished game")
+        app.reveal()
+    elif screen == "peek":
+        app.peek(0)
+    elif screen == "board":
+        from .screens.final_board import FinalBoardScreen
+
+        app.show(FinalBoardScreen(app, session, back=app.reveal))
+    elif screen == "rules":
+        app.rules(app.play)
+    elif screen == "start":
+        app.start_menu()
+    else:
+        raise ClansError(f"unknown screen {screen!r}; one of {', '.join(RENDER_SCREENS)}")
+    app.redraw()
+    try:
+        pygame.image.save(rotate_picture(app.surface, rotate), str(out))
+    except (pygame.error, OSError) as exc:
+        raise ClansError(f"cannot write {out}: {exc}") from None

@@ -1,0 +1,1 @@
+"""One module per screen: start, names, peek, play, reveal, final board, rules."""

@@ -1,0 +1,134 @@
+"""What every screen has: a layout for a window size, drawing, and pointer handling with
+buttons (tap and press-and-hold) handled once here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ..canvas import Canvas
+from ..layout import scale_for
+from ..widgets import Button
+
+if TYPE_CHECKING:
+    from ..app import App
+
+Pos = tuple[float, float]
+
+
+class Screen:
+    """A full-window screen. Subclasses build ``self.buttons`` in :meth:`layout` and draw
+    in :meth:`draw`; pointer events reach :meth:`down` / :meth:`move` / :meth:`up` /
+    :meth:`long_press` only when no button took them."""
+
+    name = "screen"
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.size = (0, 0)
+        self.scale = 1.0
+        self.buttons: list[Button] = []
+        self._pressed: Button | None = None
+
+    # ------------------------------------------------------------ sizing
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.scale = scale_for(size)
+        self.layout()
+
+    def layout(self) -> None:
+        """Compute rectangles and ``self.buttons`` for ``self.size``."""
+
+    def px(self, size: float) -> int:
+        return max(9, round(size * self.scale))
+
+    @property
+    def unit(self) -> int:
+        return max(48, round(48 * self.scale))
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return pygame.Rect((0, 0), self.size)
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, canvas: Canvas) -> None:
+        raise NotImplementedError
+
+    def draw_buttons(self, canvas: Canvas) -> None:
+        for b in self.buttons:
+            b.draw(canvas)
+
+    # ------------------------------------------------------------ time
+
+    def wakeup(self) -> int | None:
+        """When (app clock, ms) this screen next needs :meth:`tick`, or None."""
+        return None
+
+    def tick(self, now: int) -> bool:
+        """Advance animations and timers; return True if the picture changed."""
+        return False
+
+    # ------------------------------------------------------------ input
+
+    def pointer_down(self, pos: Pos) -> None:
+        for b in reversed(self.buttons):
+            if b.hit(pos):
+                b.pressed = True
+                self._pressed = b
+                if b.hold and b.action is not None:
+                    b.action(True)
+                return
+        self.down(pos)
+
+    def pointer_move(self, pos: Pos) -> None:
+        if self._pressed is None:
+            self.move(pos)
+
+    def pointer_up(self, pos: Pos, *, after_long: bool = False) -> None:
+        b, self._pressed = self._pressed, None
+        if b is None:
+            if not after_long:  # a long press already did its thing; its release is not a tap
+                self.up(pos)
+            return
+        b.pressed = False
+        if b.action is None:
+            return
+        if b.hold:
+            b.action(False)
+        elif b.rect.collidepoint(pos) and b.enabled:
+            b.action()
+
+    def pointer_long(self, pos: Pos) -> bool:
+        """A press held still; returns True if the screen used it (then the release is
+        not a tap)."""
+        if self._pressed is None:
+            return self.long_press(pos)
+        return False
+
+    def down(self, pos: Pos) -> None:
+        pass
+
+    def move(self, pos: Pos) -> None:
+        pass
+
+    def up(self, pos: Pos) -> None:
+        pass
+
+    def long_press(self, pos: Pos) -> bool:
+        return False
+
+    def key(self, ev: pygame.event.Event) -> None:
+        """A key on a physical keyboard (desktop); most screens need none."""
+
+    def back(self) -> None:
+        """The Escape key (desktop) or a back gesture: by default nothing."""
+
+    def button(self, name: str) -> Button:
+        """The button called ``name`` (tests press buttons by name)."""
+        for b in self.buttons:
+            if b.name == name:
+                return b
+        raise KeyError(f"{self.name} screen has no button {name!r}")

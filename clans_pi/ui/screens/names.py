@@ -1,0 +1,212 @@
+"""Choosing a seat's name by tapping: a picture (which brings its name) or a typed name on
+an on-screen keyboard. No physical keyboard is needed; one works too on a desktop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ...session import Seat
+from ..avatars import AVATARS, avatar_surface
+from ..canvas import Canvas
+from ..layout import split_h
+from ..panel import draw_avatar
+from ..theme import ACCENT, BAD, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
+from ..widgets import Button
+from .base import Screen
+
+if TYPE_CHECKING:
+    from ..app import App
+
+MAX_NAME = 12
+KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM'")
+
+
+def clean_name(text: str) -> str:
+    """A typed name as it will be shown: spaces squeezed, at most MAX_NAME characters."""
+    return " ".join(text.split())[:MAX_NAME]
+
+
+class NameScreen(Screen):
+    name = "names"
+
+    def __init__(self, app: App, seat: Seat, others: Sequence[Seat], index: int,
+                 chosen: Callable[[Seat], None], cancel: Callable[[], None]) -> None:
+        super().__init__(app)
+        self.seat = seat
+        self.index = index
+        self.others = list(others)
+        self.chosen = chosen
+        self.cancel = cancel
+        self.avatar = seat.avatar or AVATARS[index % len(AVATARS)].key
+        self.text = seat.name
+        self.typing = False
+        self.problem = ""
+
+    # ------------------------------------------------------------ layout
+
+    def layout(self) -> None:
+        w, h = self.size
+        u, pad = self.unit, self.px(8)
+        self.top = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.3))
+        bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
+        cancel, mode, ok = split_h(bottom, 1, 1.3, 1.3, gap=pad)
+        self.buttons = [
+            Button("cancel", cancel, "Cancel", self.cancel, px=self.px(20)),
+            Button("mode", mode, "Pictures" if self.typing else "Type a name",
+                   self._toggle, px=self.px(20)),
+            Button("ok", ok, "OK", self._ok, style="primary", px=self.px(22)),
+        ]
+        area = pygame.Rect(pad, self.top.bottom + pad, w - 2 * pad,
+                           bottom.top - pad - self.top.bottom - pad)
+        if self.typing:
+            self._keyboard(area, pad)
+        else:
+            self._pictures(area, pad)
+
+    def _pictures(self, area: pygame.Rect, pad: int) -> None:
+        cols = 6 if area.width >= area.height else 4
+        rows = -(-len(AVATARS) // cols)
+        cw = (area.width - (cols - 1) * pad) // cols
+        ch = (area.height - (rows - 1) * pad) // rows
+        taken = {s.avatar for s in self.others}
+        for k, a in enumerate(AVATARS):
+            r = pygame.Rect(area.left + (k % cols) * (cw + pad),
+                            area.top + (k // cols) * (ch + pad), cw, ch)
+            self.buttons.append(Button(f"avatar_{a.key}", r, a.name, self._pick(a.key),
+                                       enabled=a.key not in taken))
+
+    def _keyboard(self, area: pygame.Rect, pad: int) -> None:
+        gap = 3
+        area = area.inflate(2 * pad - 8, 0)  # the keyboard uses the whole width
+        rows = [*KEY_ROWS, ""]
+        kh = min((area.height - (len(rows) - 1) * gap) // len(rows), round(self.unit * 1.6))
+        kw = (area.width - 9 * gap) // 10
+        area = pygame.Rect(area.left, area.bottom - len(rows) * kh - (len(rows) - 1) * gap,
+                           area.width, len(rows) * kh + (len(rows) - 1) * gap)
+        for r, keys in enumerate(KEY_ROWS):
+            y = area.top + r * (kh + gap)
+            for c, ch in enumerate(keys):
+                rect = pygame.Rect(area.left + c * (kw + gap), y, kw, kh)
+                self.buttons.append(Button(f"key_{ch}", rect, ch, self._key(ch),
+                                           px=self.px(24)))
+        last = area.top + 2 * (kh + gap)
+        back = pygame.Rect(area.left + 8 * (kw + gap), last, 2 * kw + gap, kh)
+        self.buttons.append(Button("key_back", back, "Delete", self._backspace,
+                                   px=self.px(20)))
+        y = area.top + 3 * (kh + gap)
+        space = pygame.Rect(area.left + 2 * (kw + gap), y, 6 * kw + 5 * gap, kh)
+        self.buttons.append(Button("key_space", space, "Space", self._key(" "), px=self.px(20)))
+        clear = pygame.Rect(area.left, y, 2 * kw + gap, kh)
+        self.buttons.append(Button("key_clear", clear, "Clear", self._clear, px=self.px(20)))
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.fill(BG)
+        top = self.top
+        pic = pygame.Rect(top.left, top.top, top.height, top.height)
+        draw_avatar(canvas, Seat(self.text, self.avatar), self.index, pic)
+        field = pygame.Rect(pic.right + self.px(10), top.top, top.width - top.height * 3,
+                            top.height)
+        canvas.box(field, CARD, radius=8, border=ACCENT if self.typing else None)
+        shown = self.text + ("_" if self.typing else "")
+        canvas.text(shown or " ", field.inflate(-self.px(16), -4), self.px(30), TEXT,
+                    align="left")
+        note = pygame.Rect(field.right + self.px(10), top.top, top.right - field.right
+                           - self.px(10), top.height)
+        if self.problem:
+            canvas.paragraph(self.problem, note, self.px(16), BAD)
+        else:
+            canvas.paragraph(f"Seat {self.index + 1}: pick a picture or type a name", note,
+                             self.px(16), TEXT_DIM)
+        for b in self.buttons:
+            if b.name.startswith("avatar_"):
+                self._draw_avatar_button(canvas, b)
+            else:
+                b.draw(canvas)
+
+    def _draw_avatar_button(self, canvas: Canvas, b: Button) -> None:
+        key = b.name.removeprefix("avatar_")
+        chosen = key == self.avatar
+        canvas.box(b.rect, PANEL_HI if chosen or b.pressed else CARD, radius=8,
+                   border=ACCENT if chosen else None)
+        canvas.target(b.name, b.rect)
+        label_h = max(self.px(22), b.rect.height // 5)
+        side = min(b.rect.width - 8, b.rect.height - label_h - 8)
+        pic = pygame.Rect(b.rect.centerx - side // 2, b.rect.top + 4, side, side)
+        surf = avatar_surface(key, side)
+        if not b.enabled:
+            surf = surf.copy()
+            surf.fill((255, 255, 255, 70), special_flags=pygame.BLEND_RGBA_MULT)
+        canvas.surface.blit(surf, pic)
+        label = pygame.Rect(b.rect.left + 2, b.rect.bottom - label_h - 2, b.rect.width - 4,
+                            label_h)
+        canvas.text(b.label if b.enabled else f"{b.label} (taken)", label, self.px(18),
+                    TEXT if b.enabled else TEXT_DIM)
+
+    # ------------------------------------------------------------ actions
+
+    def _pick(self, key: str):
+        def act() -> None:
+            self.avatar = key
+            self.text = next(a.name for a in AVATARS if a.key == key)
+            self.problem = ""
+
+        return act
+
+    def _toggle(self) -> None:
+        self.typing = not self.typing
+        self.layout()
+
+    def _key(self, ch: str):
+        def act() -> None:
+            self.type_text(ch)
+
+        return act
+
+    def type_text(self, text: str) -> None:
+        """Add typed characters: a word starts with a capital, the rest lower case."""
+        for ch in text:
+            if len(self.text) >= MAX_NAME:
+                self.problem = f"At most {MAX_NAME} letters"
+                return
+            if ch == " " and (not self.text or self.text.endswith(" ")):
+                continue
+            word_start = not self.text or self.text.endswith((" ", "-"))
+            self.text += ch.upper() if word_start else ch.lower()
+        self.problem = ""
+
+    def _backspace(self) -> None:
+        self.text = self.text[:-1]
+        self.problem = ""
+
+    def _clear(self) -> None:
+        self.text = ""
+        self.problem = ""
+
+    def _ok(self) -> None:
+        name = clean_name(self.text)
+        if not name:
+            self.problem = "Type a name or pick a picture"
+            return
+        if any(s.name.casefold() == name.casefold() for s in self.others):
+            self.problem = f"{name} is already playing"
+            return
+        self.chosen(Seat(name, self.avatar, self.seat.kind))
+
+    def back(self) -> None:
+        self.cancel()
+
+    def key(self, ev: pygame.event.Event) -> None:
+        """A physical keyboard, when there is one (desktop)."""
+        if ev.key == pygame.K_BACKSPACE:
+            self._backspace()
+        elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._ok()
+        elif ev.unicode and (ev.unicode.isalpha() or ev.unicode in " -'"):
+            if not self.typing:
+                self._toggle()
+            self.type_text(ev.unicode)

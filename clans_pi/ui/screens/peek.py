@@ -1,0 +1,109 @@
+"""A private peek: "Only Anna looks now", press and hold to see her clan, let go to hide it.
+
+The only screen that shows a clan before the end, and only while one seat's button is held.
+The clan comes from that seat's own view (:meth:`Session.private`), never the full state;
+when nothing is held the picture is the same whatever the clan is (R22).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ...session import Session
+from ..canvas import Canvas
+from ..icons import draw_eye, hut_icon
+from ..layout import centered
+from ..panel import draw_avatar
+from ..theme import BG, CARD, CLAN_COLORS, CLAN_INK, CLAN_LABEL, SELECT, TEXT, TEXT_DIM
+from ..widgets import Button
+from .base import Screen
+
+if TYPE_CHECKING:
+    from ..app import App
+
+
+class PeekScreen(Screen):
+    name = "peek"
+
+    def __init__(self, app: App, session: Session, seat: int, *, done: Callable[[], None],
+                 deal: bool) -> None:
+        super().__init__(app)
+        self.session = session
+        self.seat = seat
+        self.done = done
+        self.deal = deal
+        self.holding = False
+        self.seen = not deal  # during the deal, confirming needs one look first
+
+    def layout(self) -> None:
+        w, h = self.size
+        u, pad = self.unit, self.px(10)
+        portrait = h > w
+        self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.1))
+        self.sub = pygame.Rect(pad, self.title.bottom, w - 2 * pad, round(u * 0.7))
+        top = self.sub.bottom + pad
+        bottom = h - u - 2 * pad
+        side = min(round((bottom - top) * (0.8 if portrait else 1)), round(w * 0.6))
+        self.hold_rect = centered(pygame.Rect(0, top, w, bottom - top), round(side * 1.5), side)
+        self.avatar = pygame.Rect(self.hold_rect.left - round(u * 1.6) - pad,
+                                  self.hold_rect.top, round(u * 1.6), round(u * 1.6))
+        if self.avatar.left < pad:
+            self.avatar = pygame.Rect(0, 0, 0, 0)
+        label = "I have seen my clan" if self.deal else "Back to the board"
+        done = centered(pygame.Rect(0, bottom + pad, w, u), round(min(w - 2 * pad, 340 *
+                                                                         self.scale)), u)
+        self.buttons = [
+            Button("hold", self.hold_rect, "", self._hold, hold=True),
+            Button("done", done, label, self._done, enabled=self.seen, style="primary",
+                   px=self.px(22)),
+        ]
+
+    def _hold(self, down: bool) -> None:
+        self.holding = down
+        if not down and not self.seen:
+            self.seen = True
+            self.layout()
+
+    def _done(self) -> None:
+        self.holding = False
+        self.done()
+
+    def back(self) -> None:
+        if not self.deal:
+            self._done()
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.fill(BG)
+        seat = self.session.seats[self.seat]
+        canvas.text(f"Only {seat.name} looks now", self.title, self.px(38), TEXT)
+        canvas.text(f"Pass the screen to {seat.name}. Everyone else, look away.", self.sub,
+                    self.px(20), TEXT_DIM)
+        if self.avatar.width:
+            draw_avatar(canvas, seat, self.seat, self.avatar)
+        self.buttons[1].draw(canvas)
+        r = self.hold_rect
+        canvas.target("hold", r)
+        if self.holding:
+            self._draw_clan(canvas, r)
+            return
+        canvas.box(r, CARD, radius=r.height // 8, border=SELECT)
+        eye = centered(r, r.height // 2, r.height // 2)
+        eye.centery = r.top + round(r.height * 0.4)
+        draw_eye(canvas.surface, eye, TEXT, closed=True)
+        line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
+                           round(r.height * 0.16))
+        canvas.text("Press and hold to see your clan", line, self.px(22), TEXT)
+
+    def _draw_clan(self, canvas: Canvas, r: pygame.Rect) -> None:
+        clan = self.session.private(self.seat).own_clan
+        assert clan is not None
+        canvas.box(r, CLAN_COLORS[clan], radius=r.height // 8, border=SELECT)
+        icon = centered(r, r.height // 2, r.height // 2)
+        icon.centery = r.top + round(r.height * 0.4)
+        canvas.surface.blit(hut_icon(clan, icon.width), icon)
+        line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
+                           round(r.height * 0.2))
+        canvas.text(f"Your clan: {CLAN_LABEL[clan]}", line, self.px(30), CLAN_INK[clan])

@@ -1,0 +1,612 @@
+"""The play screen: the board, whose turn it is, the epoch chart and scores, and moves by
+tap or drag, with the village order choice, undo, a territory's details and the peeks.
+
+Everything drawn comes from the session's public view (R22); the only thing that ever shows
+a clan is the peek screen this one opens for one seat.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ...rules.constants import CLANS
+from ...rules.events import Event
+from ...session import Session
+from ..animation import Animation, steps_for
+from ..board_view import BoardView
+from ..canvas import Canvas, rendered
+from ..icons import chip_icon, draw_arrow, draw_eye, hut_icon
+from ..layout import Layout, play_layout, split_h, split_v
+from ..panel import draw_avatar, draw_chips, draw_epoch_chart, draw_score_track, terrain_tile
+from ..theme import (
+    ACCENT,
+    BAD,
+    BG,
+    CARD,
+    PANEL,
+    PANEL_HI,
+    SELECT,
+    TERRAIN_LABEL,
+    TEXT,
+    TEXT_DIM,
+    roman,
+)
+from ..widgets import Button
+from .base import Pos, Screen
+
+if TYPE_CHECKING:
+    from ..app import App
+
+TOAST_MS = 2200
+
+
+@dataclass
+class OrderChoice:
+    """A move that founds several villages, waiting for the mover's order (R11)."""
+
+    src: int
+    dst: int
+    founds: tuple[int, ...]
+    chosen: list[int] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.chosen) == len(self.founds)
+
+
+@dataclass
+class Dialog:
+    """A question over the board with its answers as buttons."""
+
+    title: str
+    text: str
+    answers: list[tuple[str, str, str]]  # (button name, label, style)
+
+
+class PlayScreen(Screen):
+    name = "play"
+
+    def __init__(self, app: App, session: Session) -> None:
+        super().__init__(app)
+        self.session = session
+        self.selected: int | None = None
+        self.drag_from: int | None = None
+        self.drag_pos: Pos | None = None
+        self.order: OrderChoice | None = None
+        self.dialog: Dialog | None = None
+        self.info: int | None = None
+        self.toast: tuple[str, int] | None = None
+        self.anim: Animation | None = None
+        self.lay: Layout | None = None
+        self.bv: BoardView | None = None
+
+    # ------------------------------------------------------------ layout
+
+    def layout(self) -> None:
+        lay = play_layout(self.size, self.session.board.aspect)
+        if self.bv is None or self.bv.rect != lay.board:
+            self.bv = BoardView(self.session.board, lay.board)
+        self.lay = lay
+        self._build_buttons()
+
+    def _build_buttons(self) -> None:
+        lay = self.lay
+        assert lay is not None
+        u, pad = lay.unit, lay.pad
+        panel = lay.panel.inflate(-2 * pad, -2 * pad)
+        self.buttons = []
+        if self.dialog is not None:
+            card = self._dialog_rect()
+            row = pygame.Rect(card.left + pad, card.bottom - u - pad, card.width - 2 * pad, u)
+            for (name, label, style), r in zip(
+                self.dialog.answers, split_h(row, *[1] * len(self.dialog.answers), gap=pad),
+                strict=True,
+            ):
+                self.buttons.append(Button(name, r, label, self._answer(name), style=style,
+                                           px=lay.px(20)))
+            return
+        bottom = pygame.Rect(panel.left, panel.bottom - u, panel.width, u)
+        if self.order is not None:
+            found, reset, back = split_h(bottom, 1.3, 1, 1, gap=pad)
+            self.buttons += [
+                Button("found", found, "Found", self._found, enabled=self.order.complete,
+                       style="primary", px=lay.px(20)),
+                Button("order_reset", reset, "Again", self._order_reset,
+                       enabled=bool(self.order.chosen), px=lay.px(18)),
+                Button("order_cancel", back, "Back", self._order_cancel, px=lay.px(18)),
+            ]
+            return
+        undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)
+        self.buttons += [
+            Button("undo", undo, "Undo", self._ask_undo, enabled=self.session.can_undo,
+                   px=lay.px(18)),
+            Button("rules", rules, "Rules", lambda: self.app.rules(self.app.play),
+                   px=lay.px(18)),
+            Button("menu", menu, "Menu", self._ask_menu, px=lay.px(18)),
+        ]
+        for seat, row in enumerate(self._seat_rows()):
+            eye = pygame.Rect(row.right - u, row.centery - u // 2, u, u)
+            self.buttons.append(Button(f"peek{seat}", eye, "", self._peek(seat),
+                                       draw_icon=draw_eye))
+
+    def _panel_parts(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """(header, seat list) inside the panel, above the bottom buttons."""
+        lay = self.lay
+        assert lay is not None
+        u, pad = lay.unit, lay.pad
+        panel = lay.panel.inflate(-2 * pad, -2 * pad)
+        header = pygame.Rect(panel.left, panel.top, panel.width, round(u * 1.25))
+        seats = pygame.Rect(panel.left, header.bottom + pad, panel.width,
+                            panel.bottom - u - pad - header.bottom - pad)
+        return header, seats
+
+    def _seat_rows(self) -> list[pygame.Rect]:
+        lay = self.lay
+        assert lay is not None
+        _, area = self._panel_parts()
+        n = self.session.num_seats
+        h = min(round(lay.unit * 1.2), (area.height - (n - 1) * lay.pad) // n)
+        return [pygame.Rect(area.left, area.top + k * (h + lay.pad), area.width, h)
+                for k in range(n)]
+
+    def _dialog_rect(self) -> pygame.Rect:
+        lay = self.lay
+        assert lay is not None
+        w = min(self.size[0] - 2 * lay.pad, round(420 * lay.scale))
+        h = min(self.size[1] - 2 * lay.pad, round(220 * lay.scale))
+        r = pygame.Rect(0, 0, w, h)
+        r.center = self.rect.center
+        return r
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, canvas: Canvas) -> None:
+        lay, bv = self.lay, self.bv
+        assert lay is not None and bv is not None
+        obs = self.session.public()
+        canvas.fill(BG)
+        canvas.fill(PANEL, lay.panel)
+        canvas.region("panel", lay.panel)
+        marked = self.order.chosen if self.order is not None else ()
+        targets = self.order.founds if self.order is not None else self._targets()
+        bv.draw(canvas, obs, selected=self.selected if self.order is None else None,
+                targets=targets, marked=marked, show_last_move=self.anim is None)
+        if self.drag_from is not None and self.drag_pos is not None:
+            draw_arrow(canvas.surface, bv.anchors[self.drag_from], self.drag_pos, SELECT,
+                       max(3, bv.hut // 5))
+        self._draw_strip(canvas)
+        if self.order is not None:
+            self._draw_order(canvas)
+        else:
+            self._draw_panel(canvas)
+        self.draw_buttons(canvas)
+        if self.anim is not None:
+            self._draw_anim(canvas)
+        if self.info is not None:
+            self._draw_info(canvas, self.info)
+        if self.toast is not None:
+            self._draw_toast(canvas, self.toast[0])
+        if self.dialog is not None:
+            self._draw_dialog(canvas)
+
+    def _targets(self) -> tuple[int, ...]:
+        return () if self.selected is None else self.session.legal_targets(self.selected)
+
+    def _draw_strip(self, canvas: Canvas) -> None:
+        lay = self.lay
+        assert lay is not None
+        strip = lay.strip.inflate(-2 * lay.pad, -2 * lay.pad)
+        chart, scores = split_h(strip, 1.45, 1, gap=lay.pad)
+        obs = self.session.public()
+        draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
+        draw_score_track(canvas, scores, obs, lay.px(16))
+
+    def _draw_panel(self, canvas: Canvas) -> None:
+        lay = self.lay
+        assert lay is not None
+        header, _ = self._panel_parts()
+        session = self.session
+        obs = session.public()
+        cur = session.current_seat
+        seat = session.seats[cur]
+        av = pygame.Rect(header.left, header.top, header.height, header.height)
+        draw_avatar(canvas, seat, cur, av)
+        text = pygame.Rect(av.right + lay.pad, header.top, header.right - av.right - lay.pad,
+                           header.height)
+        top, sub = split_v(text, 1.2, 1)
+        canvas.text(f"{seat.name}'s turn", top, lay.px(24), TEXT, align="left")
+        hint = "Tap where to move" if self.selected is not None else "Tap huts to move them"
+        canvas.text(f"Move {obs.ply + 1} · {hint}", sub, lay.px(15), TEXT_DIM, align="left")
+        for k, row in enumerate(self._seat_rows()):
+            s = session.seats[k]
+            active = k == cur
+            canvas.box(row, PANEL_HI if active else CARD, radius=6,
+                       border=ACCENT if active else None)
+            a = pygame.Rect(row.left + 4, row.top + 4, row.height - 8, row.height - 8)
+            draw_avatar(canvas, s, k, a)
+            body = pygame.Rect(a.right + lay.pad, row.top + 2,
+                               row.width - a.width - lay.unit - 3 * lay.pad - 4, row.height - 4)
+            name, chips = split_v(body, 1.1, 1)
+            canvas.text(s.name, name, lay.px(19), TEXT, align="left")
+            draw_chips(canvas, chips, obs.chips[session.player_of(k)], lay.px(14))
+
+    def _draw_order(self, canvas: Canvas) -> None:
+        """The order choice (R11, R18): each slot's chip, epoch and bonus, and the village
+        the mover has put in it."""
+        lay, order = self.lay, self.order
+        assert lay is not None and order is not None
+        header, area = self._panel_parts()
+        seat = self.session.seats[self.session.current_seat]
+        top, sub = split_v(header, 1.2, 1)
+        canvas.text(f"{seat.name}: {len(order.founds)} new villages", top, lay.px(22), TEXT,
+                    align="left")
+        canvas.text("Tap them in the order to found them", sub, lay.px(15), TEXT_DIM,
+                    align="left")
+        n = len(order.founds)
+        h = min(round(lay.unit * 1.15), (area.height - (n - 1) * 4) // n)
+        board = self.session.board
+        for k in range(n):
+            row = pygame.Rect(area.left, area.top + k * (h + 4), area.width, h)
+            canvas.box(row, CARD, radius=6)
+            slot = self.session.slot_preview(k)
+            badge = pygame.Rect(row.left + 4, row.centery - (h - 8) // 2, h - 8, h - 8)
+            canvas.surface.blit(chip_icon(k + 1, badge.width, SELECT, (20, 20, 24)), badge)
+            body = pygame.Rect(badge.right + lay.pad, row.top + 2,
+                               row.right - badge.right - 2 * lay.pad, row.height - 4)
+            line1, line2 = split_v(body, 1, 1)
+            if slot.chip is None:
+                canvas.text("No chip left: not scored", line1, lay.px(15), BAD, align="left")
+            else:
+                canvas.text(f"Chip {slot.chip} · Epoch {roman(slot.epoch or 0)} · "
+                            f"+{slot.bonus}", line1, lay.px(15), TEXT, align="left")
+            if k < len(order.chosen):
+                t = order.chosen[k]
+                terrain = board.terrain(t)
+                tile = pygame.Rect(line2.left, line2.top + 2, line2.height - 4,
+                                   line2.height - 4)
+                terrain_tile(canvas, terrain, tile)
+                rest = pygame.Rect(tile.right + 4, line2.top, line2.right - tile.right - 4,
+                                   line2.height)
+                effect = "" if slot.chip is None else (
+                    f" · favourable, +{slot.bonus}" if terrain in slot.favourable
+                    else " · hostile, huts lost" if terrain in slot.hostile else " · neutral")
+                canvas.text(f"{TERRAIN_LABEL[terrain]}{effect}", rest, lay.px(14), ACCENT,
+                            align="left")
+            else:
+                canvas.text("tap a village", line2, lay.px(14), TEXT_DIM, align="left")
+
+    def _draw_anim(self, canvas: Canvas) -> None:
+        bv = self.bv
+        assert bv is not None and self.anim is not None
+        now = self.app.clock()
+        cur = self.anim.at(now)
+        if cur is None:
+            return
+        step, p = cur
+        surf = canvas.surface
+        s = bv.hut
+        if step.kind == "moved":
+            (x1, y1), (x2, y2) = bv.anchors[step.src], bv.anchors[step.territory]
+            e = 1 - (1 - p) ** 3
+            c = (x1 + (x2 - x1) * e, y1 + (y2 - y1) * e)
+            r = max(6, round(s * 0.7))
+            pygame.draw.circle(surf, (20, 20, 24), c, r + 2)
+            pygame.draw.circle(surf, (235, 230, 215), c, r)
+            label = rendered(str(step.huts), max(9, round(r * 1.2)), (20, 20, 24))
+            surf.blit(label, label.get_rect(center=(round(c[0]), round(c[1]))))
+        elif step.kind == "founded":
+            c = bv.anchors[step.territory]
+            pygame.draw.circle(surf, ACCENT, c, round(s * (0.8 + 1.6 * p)), max(2, s // 5))
+            self._float_text(canvas, f"Village! chip {step.chip}", c, p, ACCENT)
+        elif step.kind == "strife":
+            c = bv.anchors[step.territory]
+            for k, clan in enumerate(step.clans):
+                r = pygame.Rect(0, 0, s, s)
+                r.center = (round(c[0] + (k - (len(step.clans) - 1) / 2) * s * 1.1),
+                            round(c[1] - s * 1.4))
+                surf.blit(hut_icon(clan, s), r)
+                pygame.draw.line(surf, BAD, r.topleft, r.bottomright, max(2, s // 6))
+                pygame.draw.line(surf, BAD, r.topright, r.bottomleft, max(2, s // 6))
+            self._float_text(canvas, "Strife!", c, p, BAD)
+        elif step.kind == "scored":
+            c = bv.anchors[step.territory]
+            if step.effect == "hostile":
+                self._float_text(canvas, "Hostile: 0", c, p, BAD)
+            else:
+                self._float_text(canvas, f"+{step.value}", c, p, ACCENT, big=True)
+        elif step.kind == "unscored":
+            self._float_text(canvas, "No chip left", bv.anchors[step.territory], p, TEXT_DIM)
+        elif step.kind == "epoch":
+            band = pygame.Rect(bv.rect.left, bv.rect.centery - s * 2, bv.rect.width, s * 4)
+            shade = pygame.Surface(band.size, pygame.SRCALPHA)
+            shade.fill((0, 0, 0, round(170 * math.sin(math.pi * min(1.0, p)) + 40)))
+            surf.blit(shade, band)
+            canvas.text(f"Epoch {roman(step.epoch)} begins", band, round(s * 2), ACCENT)
+
+    def _float_text(self, canvas: Canvas, text: str, at: Pos, p: float, color: tuple[int, ...],
+                    *, big: bool = False) -> None:
+        bv = self.bv
+        assert bv is not None
+        size = round(bv.hut * (1.6 if big else 1.1))
+        label = rendered(text, max(10, size), color)  # type: ignore[arg-type]
+        r = label.get_rect(center=(round(at[0]), round(at[1] - bv.hut * (1.2 + 1.5 * p))))
+        r.clamp_ip(bv.rect)
+        back = r.inflate(8, 4)
+        pygame.draw.rect(canvas.surface, (20, 20, 24), back, border_radius=back.height // 2)
+        canvas.surface.blit(label, r)
+
+    def _draw_info(self, canvas: Canvas, t: int) -> None:
+        """A territory's exact huts per clan (long press)."""
+        lay, bv = self.lay, self.bv
+        assert lay is not None and bv is not None
+        obs = self.session.public()
+        huts = obs.huts[t]
+        present = [(CLANS[c], n) for c, n in enumerate(huts) if n]
+        village = next((v for v in obs.villages if v.territory == t), None)
+        terrain = self.session.board.terrain(t)
+        line = round(lay.unit * 0.8)
+        w = round(230 * lay.scale)
+        h = line * (1 + max(1, len(present))) + (line if village else 0) + 2 * lay.pad
+        card = pygame.Rect(0, 0, w, h)
+        ax, ay = bv.anchors[t]
+        card.midbottom = (round(ax), round(ay - bv.hut * 1.5))
+        if card.top < bv.rect.top:
+            card.midtop = (round(ax), round(ay + bv.hut * 1.5))
+        card.clamp_ip(lay.board_area)
+        canvas.box(card, CARD, radius=8, border=SELECT)
+        canvas.region("info", card)
+        inner = card.inflate(-2 * lay.pad, -2 * lay.pad)
+        y = inner.top
+        total = sum(huts)
+        title = f"{TERRAIN_LABEL[terrain]} · {total} hut{'s' if total != 1 else ''}"
+        tile = pygame.Rect(inner.left, y + 4, line - 8, line - 8)
+        terrain_tile(canvas, terrain, tile)
+        canvas.text(title, pygame.Rect(tile.right + 6, y, inner.right - tile.right - 6, line),
+                    lay.px(18), TEXT, align="left")
+        y += line
+        if village is not None:
+            worth = "huts removed (hostile)" if village.removed else f"worth {village.value}"
+            canvas.text(f"Village, chip {village.chip}, {worth}",
+                        pygame.Rect(inner.left, y, inner.width, line), lay.px(15), ACCENT,
+                        align="left")
+            y += line
+        if not present:
+            canvas.text("empty", pygame.Rect(inner.left, y, inner.width, line), lay.px(16),
+                        TEXT_DIM, align="left")
+        for clan, n in present:
+            icon = pygame.Rect(inner.left, y + 3, line - 6, line - 6)
+            canvas.surface.blit(hut_icon(clan, icon.width), icon)
+            canvas.text(f"{clan.capitalize()}: {n}", pygame.Rect(icon.right + 8, y,
+                        inner.right - icon.right - 8, line), lay.px(17), TEXT, align="left")
+            y += line
+
+    def _draw_toast(self, canvas: Canvas, text: str) -> None:
+        lay = self.lay
+        assert lay is not None
+        area = lay.board_area
+        w = min(area.width - 2 * lay.pad, round(420 * lay.scale))
+        r = pygame.Rect(0, 0, w, round(lay.unit * 0.85))
+        r.midbottom = (area.centerx, area.bottom - lay.pad)
+        canvas.box(r, (20, 20, 24), radius=r.height // 2, border=BAD)
+        canvas.region("toast", r)
+        canvas.text(text, r.inflate(-lay.pad * 3, -4), lay.px(19), TEXT)
+
+    def _draw_dialog(self, canvas: Canvas) -> None:
+        lay, dialog = self.lay, self.dialog
+        assert lay is not None and dialog is not None
+        shade = pygame.Surface(self.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        canvas.surface.blit(shade, (0, 0))
+        card = self._dialog_rect()
+        canvas.box(card, CARD, radius=10, border=SELECT)
+        canvas.region("dialog", card)
+        inner = card.inflate(-2 * lay.pad, -2 * lay.pad)
+        title = pygame.Rect(inner.left, inner.top, inner.width, round(lay.unit * 0.8))
+        canvas.text(dialog.title, title, lay.px(24), TEXT)
+        body = pygame.Rect(inner.left, title.bottom, inner.width,
+                           inner.bottom - lay.unit - lay.pad - title.bottom)
+        canvas.paragraph(dialog.text, body, lay.px(17), TEXT_DIM, align="center")
+        self.draw_buttons(canvas)
+
+    # ------------------------------------------------------------ time
+
+    def wakeup(self) -> int | None:
+        due = []
+        if self.anim is not None:
+            due.append(self.app.clock() + 16)  # ~60 frames a second while animating
+        if self.toast is not None:
+            due.append(self.toast[1])
+        return min(due) if due else None
+
+    def tick(self, now: int) -> bool:
+        changed = False
+        if self.toast is not None and now >= self.toast[1]:
+            self.toast = None
+            changed = True
+        if self.anim is not None:
+            changed = True
+            if self.anim.done(now):
+                self._anim_finished()
+        return changed
+
+    def _anim_finished(self) -> None:
+        self.anim = None
+        if self.session.is_over:
+            self.app.reveal()
+
+    # ------------------------------------------------------------ input
+
+    def down(self, pos: Pos) -> None:
+        if self.anim is not None:  # tap to skip
+            self._anim_finished()
+            return
+        if self.info is not None:
+            self.info = None
+            return
+        if self.dialog is not None:
+            return
+        bv = self.bv
+        assert bv is not None
+        t = bv.territory_at(pos)
+        if self.order is not None:
+            self._order_tap(t)
+            return
+        if t is None:
+            self.selected = None
+            return
+        if self.selected is not None and t in self._targets():
+            self._move(self.selected, t)
+            return
+        reason = self.session.refusal(t)
+        if reason is None:
+            self.selected = t
+            self.drag_from = t
+            self.drag_pos = None
+            return
+        if self.selected is not None and t != self.selected:
+            reason = self.session.refusal(self.selected, t) or reason
+        if t != self.selected:
+            self.selected = None
+        self.say(reason)
+
+    def move(self, pos: Pos) -> None:
+        if self.drag_from is not None:
+            self.drag_pos = pos
+
+    def up(self, pos: Pos) -> None:
+        src, self.drag_from = self.drag_from, None
+        dragged, self.drag_pos = self.drag_pos, None
+        if src is None or dragged is None or self.bv is None:
+            return
+        t = self.bv.territory_at(pos)
+        if t is None or t == src:
+            return
+        if t in self.session.legal_targets(src):
+            self._move(src, t)
+        else:
+            self.say(self.session.refusal(src, t) or "not there")
+
+    def long_press(self, pos: Pos) -> bool:
+        if self.anim is not None or self.dialog is not None or self.bv is None:
+            return False
+        t = self.bv.territory_at(pos)
+        if t is None:
+            return False
+        self.info = t
+        self.drag_from = self.drag_pos = None
+        return True
+
+    def back(self) -> None:
+        if self.dialog is not None:
+            self._close_dialog()
+        elif self.order is not None:
+            self._order_cancel()
+        elif self.info is not None:
+            self.info = None
+        else:
+            self.selected = None
+
+    def say(self, text: str) -> None:
+        """A short message over the board (a refused tap, ...)."""
+        self.toast = (text, self.app.clock() + TOAST_MS)
+
+    # ------------------------------------------------------------ moves
+
+    def _move(self, src: int, dst: int) -> None:
+        founds = self.session.founds(src, dst)
+        self.selected = None
+        self.drag_from = self.drag_pos = None
+        if len(founds) >= 2:
+            self.order = OrderChoice(src, dst, founds)
+            self._build_buttons()
+            return
+        self._commit(src, dst, None)
+
+    def _commit(self, src: int, dst: int, order: list[int] | None) -> None:
+        events = self.session.play(src, dst, order)
+        self.order = None
+        self.toast = None
+        self.moved(events)
+
+    def moved(self, events: list[Event]) -> None:
+        """After a move: animate it and let the app know (it saves the game)."""
+        self.anim = Animation(steps_for(events), self.app.clock())
+        self.app.after_move(events)
+        self._build_buttons()
+
+    def _order_tap(self, t: int | None) -> None:
+        order = self.order
+        assert order is not None
+        if t is None or t not in order.founds:
+            self.say("Tap one of the new villages")
+            return
+        if t in order.chosen:
+            self.say("That one is already in the order")
+            return
+        order.chosen.append(t)
+        left = [v for v in order.founds if v not in order.chosen]
+        if len(left) == 1:
+            order.chosen.append(left[0])
+        self._build_buttons()
+
+    def _found(self) -> None:
+        order = self.order
+        assert order is not None and order.complete
+        self._commit(order.src, order.dst, list(order.chosen))
+
+    def _order_reset(self) -> None:
+        assert self.order is not None
+        self.order.chosen.clear()
+        self._build_buttons()
+
+    def _order_cancel(self) -> None:
+        self.order = None
+        self._build_buttons()
+
+    # ------------------------------------------------------------ dialogs
+
+    def _peek(self, seat: int):
+        return lambda: self.app.peek(seat)
+
+    def _ask_undo(self) -> None:
+        obs = self.session.public()
+        if not self.session.can_undo or not obs.moves:
+            return
+        mover = self.session.seats[self.session.seat_of((obs.current_player - 1)
+                                                        % self.session.num_seats)]
+        self.dialog = Dialog(
+            "Take back the last move?",
+            f"{mover.name}'s move (the white arrow) is taken back and {mover.name} "
+            "moves again.",
+            [("undo_yes", "Take back", "danger"), ("undo_no", "Keep it", "normal")],
+        )
+        self._build_buttons()
+
+    def _ask_menu(self) -> None:
+        self.dialog = Dialog(
+            "Menu",
+            "Leave this game and start a new one? This game is lost.",
+            [("menu_new", "New game", "danger"), ("menu_back", "Go on playing", "primary")],
+        )
+        self._build_buttons()
+
+    def _answer(self, name: str):
+        def act() -> None:
+            self._close_dialog()
+            if name == "undo_yes" and self.session.can_undo:
+                self.session.undo()
+                self.selected = None
+                self.app.after_undo()
+                self._build_buttons()
+            elif name == "menu_new":
+                self.app.start_menu()
+
+        return act
+
+    def _close_dialog(self) -> None:
+        self.dialog = None
+        self._build_buttons()

@@ -1,0 +1,105 @@
+"""The final reveal (R20, R21): every player's clan, clan points, chips, total, the winners;
+then a rematch or a new game. Drawn from the public view, which holds the clans only now
+that the game is over."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ...session import Session
+from ..canvas import Canvas
+from ..icons import draw_crown, hut_icon
+from ..layout import split_h, split_v
+from ..panel import draw_avatar
+from ..theme import ACCENT, BG, CARD, CLAN_LABEL, PANEL_HI, TEXT, TEXT_DIM
+from ..widgets import Button
+from .base import Screen
+
+if TYPE_CHECKING:
+    from ..app import App
+
+REASONS = {
+    "twelfth_village": "The twelfth village is founded.",
+    "no_moves": "No move is left.",
+}
+
+
+class RevealScreen(Screen):
+    name = "reveal"
+
+    def __init__(self, app: App, session: Session) -> None:
+        super().__init__(app)
+        self.session = session
+
+    def layout(self) -> None:
+        w, h = self.size
+        u, pad = self.unit, self.px(10)
+        self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.1))
+        self.sub = pygame.Rect(pad, self.title.bottom, w - 2 * pad, round(u * 0.6))
+        bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
+        board, new, again = split_h(bottom, 1, 1, 1.4, gap=pad)
+        self.buttons = [
+            Button("board", board, "See the board", self._board, px=self.px(20)),
+            Button("new_game", new, "New game", self.app.start_menu, px=self.px(20)),
+            Button("rematch", again, "Rematch", self.app.rematch, style="primary",
+                   px=self.px(22)),
+        ]
+        self.table = pygame.Rect(pad, self.sub.bottom + pad, w - 2 * pad,
+                                 bottom.top - pad - self.sub.bottom - pad)
+
+    def _board(self) -> None:
+        from .final_board import FinalBoardScreen
+
+        self.app.show(FinalBoardScreen(self.app, self.session, back=lambda: self.app.reveal()))
+
+    def draw(self, canvas: Canvas) -> None:
+        obs = self.session.public()
+        assert obs.revealed_clans is not None and obs.scores is not None
+        canvas.fill(BG)
+        winners = [self.session.seats[self.session.seat_of(p)].name for p in obs.winners]
+        if len(winners) == 1:
+            headline = f"{winners[0]} wins!"
+        else:
+            headline = f"{' and '.join(winners)} share the win!"
+        canvas.text(headline, self.title, self.px(40), ACCENT)
+        canvas.text(f"{REASONS.get(obs.end or '', 'The game is over.')} The clans are:",
+                    self.sub, self.px(20), TEXT_DIM)
+        n = self.session.num_seats
+        row_h = min(round(self.unit * 1.5), self.table.height // (n + 1))
+        table = pygame.Rect(self.table.left, self.table.top, self.table.width,
+                            round(row_h * (n + 0.6)) + self.px(4) * n)
+        head, *rows = split_v(table, 0.6, *[1] * n, gap=self.px(4))
+        weights = (3.2, 2.4, 1.2, 1.2, 1.2)
+        for text, cell in zip(("Player", "Clan", "Clan pts", "Chips", "Total"),
+                              split_h(head, *weights, gap=4), strict=True):
+            canvas.text(text, cell, self.px(16), TEXT_DIM)
+        for seat, row in enumerate(rows):
+            p = self.session.player_of(seat)
+            clan = obs.revealed_clans[p]
+            won = p in obs.winners
+            canvas.box(row, PANEL_HI if won else CARD, radius=8,
+                       border=ACCENT if won else None)
+            who, clan_cell, pts, chips, total = split_h(row.inflate(-8, -6), *weights, gap=4)
+            side = min(who.height, who.width * 2 // 5)
+            pic = pygame.Rect(who.left, who.centery - side // 2, side, side)
+            draw_avatar(canvas, self.session.seats[seat], seat, pic)
+            crown = round(who.height * 0.45) if won else 0
+            name = pygame.Rect(pic.right + 6, who.top, who.right - pic.right - 12 - crown,
+                               who.height)
+            drawn = canvas.text(self.session.seats[seat].name, name, self.px(22),
+                                ACCENT if won else TEXT, align="left")
+            if won:
+                draw_crown(canvas.surface, pygame.Rect(drawn.right + 6,
+                           who.centery - crown // 2, crown, crown), ACCENT)
+            side = min(clan_cell.height * 3 // 4, clan_cell.width * 2 // 5)
+            icon = pygame.Rect(clan_cell.left, clan_cell.centery - side // 2, side, side)
+            canvas.surface.blit(hut_icon(clan, icon.width), icon)
+            canvas.text(CLAN_LABEL[clan], pygame.Rect(icon.right + 6, clan_cell.top,
+                        clan_cell.right - icon.right - 6, clan_cell.height), self.px(20),
+                        TEXT, align="left")
+            canvas.text(str(obs.clan_points[clan]), pts, self.px(22), TEXT)
+            canvas.text(str(obs.chips[p]), chips, self.px(22), TEXT)
+            canvas.text(str(obs.scores[p]), total, self.px(26), ACCENT if won else TEXT)
+        self.draw_buttons(canvas)

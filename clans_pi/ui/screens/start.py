@@ -1,0 +1,140 @@
+"""The start screen: how many players, each seat's name and picture, then Start.
+
+Every seat is a person for now; computer players will be a seat ``kind`` chosen here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
+from ...session import HUMAN, Seat
+from ..avatars import AVATARS
+from ..canvas import Canvas
+from ..layout import split_h, split_v
+from ..panel import draw_avatar
+from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
+from ..widgets import Button
+from .base import Screen
+
+if TYPE_CHECKING:
+    from ..app import App
+
+
+def default_seats() -> list[Seat]:
+    return [Seat(a.name, a.key) for a in AVATARS[:MAX_PLAYERS]]
+
+
+class StartScreen(Screen):
+    name = "start"
+
+    def __init__(self, app: App, seats: Sequence[Seat] = ()) -> None:
+        super().__init__(app)
+        base = default_seats()
+        self.all_seats: list[Seat] = list(seats) + base[len(seats):]
+        self.count = len(seats) if MIN_PLAYERS <= len(seats) <= MAX_PLAYERS else 3
+        self._fix_duplicates()
+
+    def _fix_duplicates(self) -> None:
+        """Unused seats past ``count`` keep defaults; make sure no two names or pictures
+        clash among the seats in play (a rematch list may be shorter than 4)."""
+        used_names = set()
+        used_pics = set()
+        spare = [a for a in AVATARS]
+        for i, s in enumerate(self.all_seats):
+            if s.name in used_names or s.avatar in used_pics:
+                a = next(a for a in spare if a.name not in used_names and a.key not in used_pics)
+                self.all_seats[i] = Seat(a.name, a.key)
+            used_names.add(self.all_seats[i].name)
+            used_pics.add(self.all_seats[i].avatar)
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.all_seats[: self.count]
+
+    def layout(self) -> None:
+        w, h = self.size
+        u, pad = self.unit, self.px(10)
+        self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.2))
+        counts = pygame.Rect(pad, self.title.bottom + pad, w - 2 * pad, u)
+        label, *cells = split_h(counts, 2.2, 1, 1, 1, gap=pad)
+        self.count_label = label
+        self.buttons = []
+        for n, r in zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), cells, strict=True):
+            self.buttons.append(Button(f"players{n}", r, f"{n} players", self._set_count(n),
+                                       style="primary" if n == self.count else "normal",
+                                       px=self.px(20)))
+        bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
+        rules, start = split_h(bottom, 1, 2, gap=pad)
+        self.buttons.append(Button("rules", rules, "Rules", self._rules, px=self.px(20)))
+        self.buttons.append(Button("start", start, "Start the game", self._start,
+                                   style="primary", px=self.px(24)))
+        area = pygame.Rect(pad, counts.bottom + pad, w - 2 * pad,
+                           bottom.top - pad - counts.bottom - pad)
+        if w >= h:
+            self.cards = split_h(area, *[1] * self.count, gap=pad)
+        else:
+            self.cards = split_v(area, *[1] * self.count, gap=pad)
+        for k, r in enumerate(self.cards):
+            self.buttons.append(Button(f"seat{k}", r, "", self._edit(k)))
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.fill(BG)
+        canvas.text("Clans", self.title, self.px(48), ACCENT)
+        canvas.text("How many players?", self.count_label, self.px(22), TEXT, align="left")
+        for b in self.buttons:
+            if not b.name.startswith("seat"):
+                b.draw(canvas)
+        for k, (seat, r) in enumerate(zip(self.seats, self.cards, strict=True)):
+            pressed = self.buttons[-self.count + k].pressed
+            canvas.box(r, PANEL_HI if pressed else CARD, radius=10)
+            canvas.target(f"seat{k}", r)
+            inner = r.inflate(-self.px(12), -self.px(12))
+            if r.width >= r.height:  # portrait screens: a row per seat
+                pic = pygame.Rect(inner.left, inner.top, inner.height, inner.height)
+                text = pygame.Rect(pic.right + self.px(12), inner.top,
+                                   inner.right - pic.right - self.px(12), inner.height)
+                name, kind, hint = split_v(text, 1.4, 1, 1)
+            else:
+                pic_side = min(inner.width, round(inner.height * 0.55))
+                pic = pygame.Rect(inner.centerx - pic_side // 2, inner.top, pic_side, pic_side)
+                name, kind, hint = split_v(pygame.Rect(inner.left, pic.bottom + 4, inner.width,
+                                                       inner.bottom - pic.bottom - 4),
+                                           1.4, 1, 1)
+            draw_avatar(canvas, seat, k, pic)
+            canvas.text(seat.name, name, self.px(26), TEXT)
+            canvas.text(f"Seat {k + 1} · {'person' if seat.kind == HUMAN else seat.kind}",
+                        kind, self.px(16), TEXT_DIM)
+            canvas.text("tap to change", hint, self.px(15), TEXT_DIM)
+
+    # ------------------------------------------------------------ actions
+
+    def _set_count(self, n: int):
+        def act() -> None:
+            self.count = n
+            self.layout()
+
+        return act
+
+    def _edit(self, k: int):
+        def act() -> None:
+            from .names import NameScreen
+
+            def chosen(seat: Seat) -> None:
+                self.all_seats[k] = seat
+                self.app.show(self)
+
+            others = [s for i, s in enumerate(self.seats) if i != k]
+            self.app.show(NameScreen(self.app, self.all_seats[k], others, k, chosen,
+                                     lambda: self.app.show(self)))
+
+        return act
+
+    def _rules(self) -> None:
+        self.app.rules(lambda: self.app.show(self))
+
+    def _start(self) -> None:
+        self.app.new_game(self.seats)

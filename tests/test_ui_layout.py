@@ -1,0 +1,181 @@
+"""Every screen at every supported size: something drawn, nothing outside the window, board,
+strip and panel apart, text fitting its box, touch targets big enough."""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+import pytest
+
+from clans_pi.ui.layout import play_layout, scale_for
+from clans_pi.ui.screens.names import NameScreen
+from clans_pi.ui.screens.play import PlayScreen
+from clans_pi.ui.screens.rules import PAGES
+from tests.ui_helpers import (
+    BOARD,
+    SIZES,
+    finished_session,
+    offscreen_app,
+    random_session,
+    territory_point,
+)
+
+
+def _start(app):
+    app.start_menu()
+    app.screen._set_count(4)()
+
+
+def _names(app):
+    app.start_menu()
+    s = app.screen
+    app.show(NameScreen(app, s.seats[0], s.seats[1:], 0, lambda seat: None, lambda: None))
+
+
+def _keyboard(app):
+    _names(app)
+    app.screen._toggle()
+    app.screen.type_text("Maximilianne")
+
+
+def _deal_peek(app):
+    app.session = random_session(4, moves=0)
+    app.deal_peek(0)
+
+
+def _peek_held(app):
+    app.session = random_session(4, moves=30)
+    app.peek(3)
+    app.screen._hold(True)
+
+
+def _play(app):
+    app.session = random_session(4, moves=30)
+    app.play()
+
+
+def _play_busy(app):
+    """A selection, a long-press card and a refusal message at once."""
+    app.session = random_session(4, moves=40)
+    app.play()
+    screen: PlayScreen = app.screen
+    src = min(app.session.movable())
+    screen.down(territory_point(app, src))
+    screen.long_press(territory_point(app, max(app.session.movable())))
+    screen.say("7 or more only move onto a bigger group")
+
+
+def _order(app):
+    app.session = random_session(3, seed=1, moves=28)
+    app.play()
+    screen: PlayScreen = app.screen
+    m = next(m for m in app.session.public().legal_moves
+             if len(app.session.founds(m.src, m.dst)) >= 2)
+    screen._move(m.src, m.dst)
+    screen._order_tap(screen.order.founds[0])
+
+
+def _dialog(app):
+    _play(app)
+    app.screen._ask_menu()
+
+
+def _reveal(app):
+    app.session = finished_session(4)
+    app.reveal()
+
+
+def _final_board(app):
+    app.session = finished_session(4)
+    app.screen = None
+    from clans_pi.ui.screens.final_board import FinalBoardScreen
+
+    app.show(FinalBoardScreen(app, app.session, back=app.reveal))
+
+
+def _rules_page(k):
+    def go(app):
+        app.rules(app.start_menu)
+        app.screen.page = k
+        app.screen.layout()
+
+    return go
+
+
+SCREENS = {
+    "start": _start,
+    "names": _names,
+    "keyboard": _keyboard,
+    "deal_peek": _deal_peek,
+    "peek_held": _peek_held,
+    "play": _play,
+    "play_busy": _play_busy,
+    "order": _order,
+    "dialog": _dialog,
+    "reveal": _reveal,
+    "final_board": _final_board,
+    **{f"rules{k + 1}": _rules_page(k) for k in range(len(PAGES))},
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screen_fits(screen, size):
+    app, _ = offscreen_app(size)
+    app.seats = []
+    SCREENS[screen](app)
+    app.redraw()
+    window = app.surface.get_rect()
+    records = app.canvas.records
+    surf = app.surface
+    # Not empty: several colours, and a fair part of the window is not the background.
+    sample = [surf.get_at((x, y))[:3] for x in range(0, size[0], 7) for y in range(0, size[1], 7)]
+    background = max(set(sample), key=sample.count)
+    assert len(set(sample)) >= 6, "the screen is (nearly) one colour"
+    drawn = sum(c != background for c in sample) / len(sample)
+    assert drawn > 0.05, f"only {drawn:.0%} of the screen is drawn on"
+    texts = [d for d in records if d.kind in ("text", "paragraph")]
+    assert texts, "no text drawn"
+    for d in records:
+        assert window.contains(d.rect), f"{d.kind} {d.name!r} at {d.rect} leaves the window"
+        assert d.fits, f"{d.kind} {d.name!r} does not fit its box {d.box}"
+        assert not d.missing, f"text {d.name!r}: no glyph for {d.missing!r}"
+        if d.kind == "text":
+            grown = d.box.inflate(2, 4)
+            assert grown.contains(d.rect), f"text {d.name!r} {d.rect} outside its box {d.box}"
+    minimum = 44 * scale_for(size)
+    for d in records:
+        if d.kind == "target":
+            assert min(d.rect.size) >= minimum, f"touch target {d.name} is {d.rect.size}"
+    regions = {d.name: d.rect for d in records if d.kind == "region"}
+    if screen.startswith(("play", "order", "final")):
+        for a, b in itertools.combinations(("board", "panel", "chart", "scores"), 2):
+            assert not regions[a].colliderect(regions[b]), f"{a} overlaps {b}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_play_layout_keeps_board_aspect_and_uses_the_window(size):
+    lay = play_layout(size, BOARD.aspect)
+    assert abs(lay.board.width / lay.board.height - BOARD.aspect) < 0.02
+    assert lay.board_area.contains(lay.board)
+    # The board gets a fair share of the screen, the panel a usable width.
+    share = 0.3 if size[1] > size[0] else 0.4  # a wide board on a tall screen
+    assert lay.board.width * lay.board.height >= share * size[0] * size[1]
+    assert min(lay.panel.size) >= 200 * lay.scale
+    assert lay.unit >= 48
+
+
+def test_every_territory_can_be_hit_at_the_smallest_size():
+    app, _ = offscreen_app((800, 480))
+    app.session = random_session(2, moves=0)
+    app.play()
+    for t in range(len(BOARD.territories)):
+        pos = territory_point(app, t)
+        assert app.screen.bv.territory_at(pos) == t
+    lake = BOARD.lakes[0]
+    bv = app.screen.bv
+    cx = sum(p[0] for p in lake) / len(lake)
+    cy = sum(p[1] for p in lake) / len(lake)
+    assert bv.territory_at((bv.rect.x + cx * bv.rect.w, bv.rect.y + cy * bv.rect.h)) is None
+    assert pygame.Rect(bv.rect).collidepoint(bv.anchors[0])
