@@ -167,7 +167,7 @@ class Session:
         huts = sum(obs.huts[src])
         if not huts:
             return "that territory is empty"
-        if any(v.territory == src for v in obs.villages):
+        if self._is_village(src):
             return "a village cannot move"
         targets = self.legal_targets(src)
         if dst is None:
@@ -182,9 +182,12 @@ class Session:
             return "that territory is empty"
         if dst not in self.board.neighbors(src):
             return "not a neighbouring territory"
-        if any(v.territory == dst for v in obs.villages):
-            return "a village takes no more huts"
         return f"{BIG_GROUP} or more only move onto a bigger group"
+
+    def _is_village(self, t: int) -> bool:
+        """Non-empty with every neighbour empty (R10), from the public view."""
+        huts = self.public().huts
+        return any(huts[t]) and not any(any(huts[n]) for n in self.board.neighbors(t))
 
     def founds(self, src: int, dst: int) -> tuple[int, ...]:
         """The villages moving ``src`` into ``dst`` would found (R10), ascending."""

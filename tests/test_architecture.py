@@ -47,3 +47,34 @@ def test_the_only_data_the_rules_read_is_their_own() -> None:
     readers = [p.name for p in _rules_files() if "resources" in p.read_text(encoding="utf-8")]
     assert readers == ["board.py"]
     assert {p.name for p in (RULES / "data").iterdir()} >= {"board.json", "epochs.json"}
+
+
+UI = RULES.parent / "ui"
+SECRET_NAMES = {"_state", "clan_of", "GameState", "to_record", "to_json"}  # all hold every clan
+
+
+@pytest.mark.parametrize("path", sorted(UI.rglob("*.py")), ids=lambda p: p.name)
+def test_ui_sees_the_game_only_through_views(path: Path) -> None:
+    """R22: the screen is drawn from Session.public() / Session.private(seat) only. No UI
+    module imports the engine's state or touches anything that holds every clan."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            assert not module.endswith(("rules.state", "rules.record", "rules.setup")), (
+                f"{path.name} imports {module}: go through clans_pi.session"
+            )
+            for alias in node.names:
+                assert alias.name not in SECRET_NAMES, f"{path.name} imports {alias.name}"
+        if isinstance(node, ast.Attribute):
+            assert node.attr not in SECRET_NAMES, f"{path.name} uses .{node.attr}"
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                assert alias.name.split(".")[0] not in ("gpiozero", "serial"), path.name
+
+
+def test_session_is_the_only_holder_of_the_state() -> None:
+    text = (RULES.parent / "session.py").read_text(encoding="utf-8")
+    assert "self._state" in text
+    ui_text = "".join(p.read_text(encoding="utf-8") for p in UI.rglob("*.py"))
+    assert "._state" not in ui_text

@@ -30,6 +30,9 @@ class Screen:
         self.scale = 1.0
         self.buttons: list[Button] = []
         self._pressed: Button | None = None
+        # Set by an input handler whose whole effect lies inside these rectangles; the app
+        # then redraws only them (a partial redraw). None means "redraw everything".
+        self.partial: list[pygame.Rect] | None = None
 
     # ------------------------------------------------------------ sizing
 
@@ -80,6 +83,7 @@ class Screen:
                 self._pressed = b
                 if b.hold and b.action is not None:
                     b.action(True)
+                self.partial = [b.rect]  # only the button's look (or a held peek) changes
                 return
         self.down(pos)
 
@@ -95,11 +99,13 @@ class Screen:
             return
         b.pressed = False
         if b.action is None:
-            return
-        if b.hold:
+            self.partial = [b.rect]
+        elif b.hold:
             b.action(False)
         elif b.rect.collidepoint(pos) and b.enabled:
             b.action()
+        else:
+            self.partial = [b.rect]  # let go elsewhere: only the button changes back
 
     def pointer_long(self, pos: Pos) -> bool:
         """A press held still; returns True if the screen used it (then the release is

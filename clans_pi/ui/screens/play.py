@@ -144,6 +144,9 @@ class PlayScreen(Screen):
                             panel.bottom - u - pad - header.bottom - pad)
         return header, seats
 
+    def _header_rect(self) -> pygame.Rect:
+        return self._panel_parts()[0]
+
     def _seat_rows(self) -> list[pygame.Rect]:
         lay = self.lay
         assert lay is not None
@@ -466,6 +469,8 @@ class PlayScreen(Screen):
             self.selected = t
             self.drag_from = t
             self.drag_pos = None
+            if self.toast is None and self.info is None and self.lay is not None:
+                self.partial = [self._header_rect(), self.lay.board_area]
             return
         if self.selected is not None and t != self.selected:
             reason = self.session.refusal(self.selected, t) or reason
@@ -475,7 +480,15 @@ class PlayScreen(Screen):
 
     def move(self, pos: Pos) -> None:
         if self.drag_from is not None:
-            self.drag_pos = pos
+            area = self.lay.board_area if self.lay is not None else self.rect
+            # The drag arrow (head and outline included) stays on the board, so a partial
+            # redraw of the board covers it.
+            inner = area.inflate(-2 * (self.bv.hut if self.bv else 16), -2 * (
+                self.bv.hut if self.bv else 16))
+            self.drag_pos = (min(max(pos[0], inner.left), inner.right - 1),
+                             min(max(pos[1], inner.top), inner.bottom - 1))
+            if self.toast is None and self.info is None:
+                self.partial = [area]
 
     def up(self, pos: Pos) -> None:
         src, self.drag_from = self.drag_from, None

@@ -1,0 +1,103 @@
+"""The command line's display side: `clans-pi render` and `clans-pi play` without a display."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from clans_pi.cli import main
+from tests.ui_helpers import finished_session, random_session
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def saved_game(tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(random_session(3, moves=20).to_json()))
+    return path
+
+
+@pytest.fixture
+def finished_record(tmp_path: Path) -> Path:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(finished_session(3).to_record()))
+    return path
+
+
+@pytest.mark.parametrize(("screen", "size"), [("play", "1024x600"), ("peek", "800x480"),
+                                              ("rules", "720x1280"), ("start", "1920x1080")])
+def test_render_writes_a_png_of_the_asked_size(capsys, saved_game, tmp_path, screen, size):
+    out = tmp_path / f"{screen}.png"
+    code, _, err = run(capsys, "render", str(saved_game), "--size", size, "--screen", screen,
+                       "-o", str(out))
+    assert code == 0, err
+    image = pygame.image.load(str(out))
+    assert image.get_size() == tuple(int(x) for x in size.split("x"))
+
+
+def test_render_a_finished_record_reveal_and_board_rotated(capsys, finished_record, tmp_path):
+    out = tmp_path / "reveal.png"
+    assert run(capsys, "render", str(finished_record), "--screen", "reveal", "-o", str(out))[0] == 0
+    out2 = tmp_path / "board.png"
+    code, _, _ = run(capsys, "render", str(finished_record), "--screen", "board", "--rotate",
+                     "90", "-o", str(out2))
+    assert code == 0
+    assert pygame.image.load(str(out2)).get_size() == (480, 800)
+
+
+def test_render_errors_are_one_line(capsys, saved_game, finished_record, tmp_path):
+    out = str(tmp_path / "x.png")
+    code, _, err = run(capsys, "render", str(saved_game), "--screen", "reveal", "-o", out)
+    assert code == 1
+    assert err.strip() == ("clans-pi render: the game is not over yet: --screen reveal needs "
+                           "a finished game")
+    code, _, err = run(capsys, "render", str(finished_record), "--screen", "play", "-o", out)
+    assert code == 1 and "the game is over" in err and err.count("\n") == 1
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "clans-record/1", "players": ["A"]}')
+    code, _, err = run(capsys, "render", str(bad), "-o", out)
+    assert code == 1 and err.startswith("clans-pi render: record:") and err.count("\n") == 1
+    code, _, err = run(capsys, "render", str(saved_game), "-o",
+                       str(tmp_path / "no" / "dir" / "x.png"))
+    assert code == 1 and "cannot write" in err and err.count("\n") == 1
+
+
+def test_bad_size_is_refused(capsys, saved_game):
+    with pytest.raises(SystemExit) as exc:
+        main(["render", str(saved_game), "--size", "big", "-o", "x.png"])
+    assert exc.value.code == 2
+    assert "expected WIDTHxHEIGHT like 800x480" in capsys.readouterr().err
+
+
+def test_play_without_a_display_says_so_in_one_line():
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["SDL_VIDEODRIVER"] = "x11"  # a desktop driver, with no desktop to talk to
+    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "play"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("clans-pi play: no display available")
+    assert "Traceback" not in proc.stderr
+
+
+def test_play_opens_the_start_screen_and_draws_a_frame(saved_game):
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    for extra in ([], ["--load", str(saved_game), "--rotate", "270"]):
+        proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "play", "--first-frame",
+                               *extra], env=env, capture_output=True, text=True, timeout=60,
+                              check=False)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == "" and "Traceback" not in proc.stderr
