@@ -159,6 +159,8 @@ class NameScreen(Screen):
 
     def _toggle(self) -> None:
         self.typing = not self.typing
+        if self.typing and self.text in {a.name for a in AVATARS}:
+            self.text = ""  # typing a name starts afresh, not after "Fox"
         self.layout()
 
     def _key(self, ch: str):

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Render the README's screenshots with `clans-pi render` (no display needed).
+
+    python scripts/make_screenshots.py           write scripts/screenshots/*.png
+    python scripts/make_screenshots.py --check   exit 1 if a stored picture no longer
+                                                 matches a fresh render (more than 1 % of
+                                                 its pixels differ)
+
+The game shown is a fixed deal (seed 2026) played by seeded random movers: 38 moves for the
+play screen, to the end for the reveal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import pygame  # noqa: E402
+
+from clans_pi.bots.random_mover import RandomMover  # noqa: E402
+from clans_pi.cli import main as clans_pi  # noqa: E402
+from clans_pi.rules.board import load_default_board  # noqa: E402
+from clans_pi.rules.epochs import load_default_chart  # noqa: E402
+from clans_pi.rules.record import to_json  # noqa: E402
+from clans_pi.rules.setup import deal  # noqa: E402
+
+OUT = ROOT / "scripts" / "screenshots"
+PLAYERS = ("Anna", "Ben", "Cleo", "Dev")
+#: (file name, screen, size, moves played: None = to the end)
+SHOTS = (
+    ("play-800x480.png", "play", "800x480", 38),
+    ("play-720x1280.png", "play", "720x1280", 38),
+    ("reveal-800x480.png", "reveal", "800x480", None),
+    ("peek-800x480.png", "peek", "800x480", 0),
+)
+
+
+def _game(moves: int | None) -> dict:
+    rng = random.Random(2026)
+    state = deal(load_default_board(), PLAYERS, rng, load_default_chart())
+    mover = RandomMover(rng=rng)
+    while not state.is_over and (moves is None or state.ply < moves):
+        state.play(mover.choose(state))
+    return to_json(state)
+
+
+def render_all(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, screen, size, moves in SHOTS:
+            game = Path(tmp) / f"{name}.json"
+            game.write_text(json.dumps(_game(moves)))
+            target = out / name
+            code = clans_pi(["render", str(game), "--screen", screen, "--size", size,
+                             "-o", str(target)])
+            if code:
+                raise SystemExit(f"rendering {name} failed")
+            made.append(target)
+    return made
+
+
+def differing_fraction(a: Path, b: Path) -> float:
+    sa, sb = pygame.image.load(str(a)), pygame.image.load(str(b))
+    if sa.get_size() != sb.get_size():
+        return 1.0
+    ba, bb = pygame.image.tobytes(sa, "RGB"), pygame.image.tobytes(sb, "RGB")
+    px = len(ba) // 3
+    diff = sum(ba[i * 3:i * 3 + 3] != bb[i * 3:i * 3 + 3] for i in range(px))
+    return diff / px
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    if not args.check:
+        for path in render_all(OUT):
+            print(f"wrote {path.relative_to(ROOT)}")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = 0
+        for fresh in render_all(Path(tmp)):
+            stored = OUT / fresh.name
+            if not stored.exists():
+                print(f"{stored.relative_to(ROOT)} is missing", file=sys.stderr)
+                bad += 1
+                continue
+            frac = differing_fraction(stored, fresh)
+            if frac > 0.01:
+                print(f"{stored.relative_to(ROOT)}: {frac:.1%} of pixels differ from a fresh "
+                      "render; run scripts/make_screenshots.py", file=sys.stderr)
+                bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""The README's screenshots are renders of fixed games: they must still match the code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_stored_screenshots_match_a_fresh_render():
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_screenshots.py"),
+                           "--check"], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_readme_shows_them():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("play-800x480.png", "reveal-800x480.png"):
+        assert f"scripts/screenshots/{name}" in readme
