@@ -12,6 +12,7 @@ import pygame
 import pytest
 
 from clans_pi.cli import main
+from clans_pi.ui.display import choose_driver
 from tests.ui_helpers import finished_session, random_session
 
 
@@ -80,10 +81,14 @@ def test_bad_size_is_refused(capsys, saved_game):
     assert "expected WIDTHxHEIGHT like 800x480" in capsys.readouterr().err
 
 
-def test_play_without_a_display_says_so_in_one_line():
+@pytest.mark.parametrize("driver", [None, "x11"])
+def test_play_without_a_display_says_so_in_one_line(driver):
+    """No desktop and no usable console display: one line, exit 1, and never SDL's
+    invisible offscreen fallback (a game nobody can see)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
-    env["SDL_VIDEODRIVER"] = "x11"  # a desktop driver, with no desktop to talk to
+    if driver:
+        env["SDL_VIDEODRIVER"] = driver
     proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "play"], env=env,
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 1
@@ -91,6 +96,13 @@ def test_play_without_a_display_says_so_in_one_line():
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("clans-pi play: no display available")
     assert "Traceback" not in proc.stderr
+
+
+def test_driver_choice_follows_the_session():
+    assert choose_driver({}) == "kmsdrm"
+    assert choose_driver({"DISPLAY": ":0"}) == "x11"
+    assert choose_driver({"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}) == "wayland,x11"
+    assert choose_driver({"SDL_VIDEODRIVER": "kmsdrm", "DISPLAY": ":0"}) is None
 
 
 def test_play_opens_the_start_screen_and_draws_a_frame(saved_game):

@@ -228,3 +228,18 @@ def test_animation_runs_then_stops_without_a_tap():
         frames = app.frames
         app.pump()
         assert app.frames == frames
+
+
+def test_lifting_the_finger_after_a_tap_redraws_nothing():
+    with display_app() as (app, _clock):
+        app.session = random_session(3, moves=10)
+        app.play()
+        app.pump()
+        pos = territory_point(app, min(app.session.movable()))
+        finger(app, pygame.FINGERDOWN, pos)
+        app.pump()
+        frames = app.frames
+        finger(app, pygame.FINGERUP, pos)
+        app.pump()
+        assert app.frames == frames
+        assert app.screen.selected == min(app.session.movable())

@@ -7,8 +7,10 @@ from clans_pi.session import Seat
 from clans_pi.ui.screens.names import MAX_NAME, NameScreen, clean_name
 from tests.ui_helpers import offscreen_app
 
+OTHERS = (Seat("Owl", "owl"),)
 
-def _screen(others=(Seat("Owl", "owl"),)):
+
+def _screen(others=OTHERS):
     app, _ = offscreen_app()
     chosen: list[Seat] = []
     screen = NameScreen(app, Seat("Fox", "fox"), list(others), 0, chosen.append, lambda: None)

@@ -169,11 +169,12 @@ class App:
     def _changed(self, screen: Screen) -> None:
         """After an input handler: note what it damaged (all, unless it said)."""
         if screen is not self.screen or screen.partial is None:
-            self.full = True
-        else:
+            self.full = self.dirty = True
+        elif screen.partial:
             self.damage += screen.partial
+            self.dirty = True
+        # an empty list: the handler changed nothing visible
         screen.partial = None
-        self.dirty = True
 
     # ------------------------------------------------------------ events
 

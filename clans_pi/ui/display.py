@@ -58,6 +58,27 @@ def rotate_picture(surface: pygame.Surface, rotate: int) -> pygame.Surface:
     return pygame.transform.rotate(surface, -rotate) if rotate else surface
 
 
+#: SDL drivers that draw nowhere a person can see.
+INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})
+
+
+def choose_driver(env: dict[str, str] | os._Environ[str]) -> str | None:
+    """The SDL video drivers to try, unless the user chose (``SDL_VIDEODRIVER``).
+
+    A desktop session has ``WAYLAND_DISPLAY`` or ``DISPLAY``; without either we are on a
+    console, where only kmsdrm can draw. Naming them keeps SDL from falling back to its
+    invisible offscreen driver (a game nobody can see) and from printing Wayland's
+    complaints on a console. SDL >= 2.0.22 takes a comma-separated list.
+    """
+    if env.get("SDL_VIDEODRIVER"):
+        return None
+    if env.get("WAYLAND_DISPLAY"):
+        return "wayland,x11"
+    if env.get("DISPLAY"):
+        return "x11"
+    return "kmsdrm"
+
+
 def prepare_sdl() -> None:
     """SDL hints that must be set before the display starts.
 
@@ -78,8 +99,14 @@ class Display:
         if rotate not in ROTATIONS:
             raise ValueError(f"rotate must be one of {ROTATIONS}, not {rotate}")
         prepare_sdl()
+        chosen_by_user = bool(os.environ.get("SDL_VIDEODRIVER"))
+        drivers = choose_driver(os.environ)
+        if drivers is not None:
+            os.environ["SDL_VIDEODRIVER"] = drivers
         try:
             pygame.display.init()
+            if pygame.display.get_driver() in INVISIBLE_DRIVERS and not chosen_by_user:
+                raise pygame.error(f"only SDL's {pygame.display.get_driver()} driver works")
             pygame.font.init()
             if fullscreen:
                 window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
@@ -89,6 +116,9 @@ class Display:
         except pygame.error as exc:
             pygame.display.quit()
             raise NoDisplayError(str(exc) or "no video device") from None
+        finally:
+            if drivers is not None:
+                del os.environ["SDL_VIDEODRIVER"]
         pygame.display.set_caption("Clans")
         pygame.mouse.set_visible(not fullscreen)
         self.rotate = rotate

@@ -494,9 +494,12 @@ class PlayScreen(Screen):
         src, self.drag_from = self.drag_from, None
         dragged, self.drag_pos = self.drag_pos, None
         if src is None or dragged is None or self.bv is None:
+            self.partial = []  # the end of a tap: nothing to redraw
             return
         t = self.bv.territory_at(pos)
         if t is None or t == src:
+            if self.toast is None and self.info is None and self.lay is not None:
+                self.partial = [self.lay.board_area]  # only the drag arrow goes away
             return
         if t in self.session.legal_targets(src):
             self._move(src, t)
