@@ -181,12 +181,16 @@ class PlayScreen(Screen):
         if self.drag_from is not None and self.drag_pos is not None:
             draw_arrow(canvas.surface, bv.anchors[self.drag_from], self.drag_pos, SELECT,
                        max(3, bv.hut // 5))
-        self._draw_strip(canvas)
+        clip = canvas.surface.get_clip()  # a partial redraw skips what it cannot touch
+        if clip.colliderect(lay.strip):
+            self._draw_strip(canvas)
         if self.order is not None:
             self._draw_order(canvas)
         else:
-            self._draw_panel(canvas)
-        self.draw_buttons(canvas)
+            self._draw_panel(canvas, clip)
+        for b in self.buttons:
+            if clip.colliderect(b.rect):
+                b.draw(canvas)
         if self.anim is not None:
             self._draw_anim(canvas)
         if self.info is not None:
@@ -208,7 +212,7 @@ class PlayScreen(Screen):
         draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
         draw_score_track(canvas, scores, obs, lay.px(16))
 
-    def _draw_panel(self, canvas: Canvas) -> None:
+    def _draw_panel(self, canvas: Canvas, clip: pygame.Rect) -> None:
         lay = self.lay
         assert lay is not None
         header, _ = self._panel_parts()
@@ -225,6 +229,8 @@ class PlayScreen(Screen):
         hint = "Tap where to move" if self.selected is not None else "Tap huts to move them"
         canvas.text(f"Move {obs.ply + 1} · {hint}", sub, lay.px(15), TEXT_DIM, align="left")
         for k, row in enumerate(self._seat_rows()):
+            if not clip.colliderect(row):
+                continue
             s = session.seats[k]
             active = k == cur
             canvas.box(row, PANEL_HI if active else CARD, radius=6,
