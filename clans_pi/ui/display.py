@@ -107,6 +107,11 @@ class Display:
             pygame.display.init()
             if pygame.display.get_driver() in INVISIBLE_DRIVERS and not chosen_by_user:
                 raise pygame.error(f"only SDL's {pygame.display.get_driver()} driver works")
+            if pygame.display.get_driver() == "x11":
+                # X11 can show our picture through shared memory. Without this SDL builds
+                # the window's surface on OpenGL, which loads Mesa (and LLVM with it on
+                # software GL): about 90 MB more memory for nothing we use.
+                os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
             pygame.font.init()
             if fullscreen:
                 window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)

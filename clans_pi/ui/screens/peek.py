@@ -101,8 +101,10 @@ class PeekScreen(Screen):
         clan = self.session.private(self.seat).own_clan
         assert clan is not None
         canvas.box(r, CLAN_COLORS[clan], radius=r.height // 8, border=SELECT)
-        icon = centered(r, r.height // 2, r.height // 2)
-        icon.centery = r.top + round(r.height * 0.4)
+        icon = centered(r, round(r.height * 0.4), round(r.height * 0.4))
+        icon.centery = r.top + round(r.height * 0.37)
+        pygame.draw.ellipse(canvas.surface, (245, 245, 240) if clan == "black" else (24, 24, 28),
+                            icon.inflate(icon.width // 3, icon.height // 3))
         canvas.surface.blit(hut_icon(clan, icon.width), icon)
         line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
                            round(r.height * 0.2))
