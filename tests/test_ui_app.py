@@ -243,3 +243,24 @@ def test_lifting_the_finger_after_a_tap_redraws_nothing():
         app.pump()
         assert app.frames == frames
         assert app.screen.selected == min(app.session.movable())
+
+
+def test_quit_from_the_menu_and_by_keyboard_and_window():
+    with display_app() as (app, _clock):
+        app.session = random_session(3)
+        app.play()
+        app.pump()
+        press(app, "menu")
+        press(app, "menu_back")
+        assert app.running and app.screen.dialog is None
+        press(app, "menu")
+        press(app, "menu_quit")
+        assert not app.running
+    for event in (pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=pygame.KMOD_LCTRL,
+                                     unicode="q", scancode=0),
+                  pygame.event.Event(pygame.QUIT)):
+        with display_app() as (app, _clock):
+            app.start_menu()
+            pygame.event.post(event)
+            app.pump()
+            assert not app.running

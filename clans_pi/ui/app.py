@@ -130,6 +130,10 @@ class App:
         assert self.session is not None
         self.begin(self.session.rematch(self.rng))
 
+    def quit(self) -> None:
+        """Leave the loop (the window closes)."""
+        self.running = False
+
     def after_move(self, events: Sequence[Event]) -> None:
         """Called after every completed move (the place to save the game)."""
 
@@ -184,9 +188,11 @@ class App:
             return
         t = ev.type
         if t == pygame.QUIT:
-            self.running = False
+            self.quit()
         elif t == pygame.KEYDOWN:
-            if ev.key == pygame.K_ESCAPE:
+            if ev.key == pygame.K_q and ev.mod & pygame.KMOD_CTRL:
+                self.quit()
+            elif ev.key == pygame.K_ESCAPE:
                 screen.back()
             else:
                 screen.key(ev)

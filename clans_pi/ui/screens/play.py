@@ -611,8 +611,9 @@ class PlayScreen(Screen):
     def _ask_menu(self) -> None:
         self.dialog = Dialog(
             "Menu",
-            "Leave this game and start a new one? This game is lost.",
-            [("menu_new", "New game", "danger"), ("menu_back", "Go on playing", "primary")],
+            "A new game or quitting ends this game; it is not kept.",
+            [("menu_new", "New game", "danger"), ("menu_quit", "Quit", "danger"),
+             ("menu_back", "Go on", "primary")],
         )
         self._build_buttons()
 
@@ -626,6 +627,8 @@ class PlayScreen(Screen):
                 self._build_buttons()
             elif name == "menu_new":
                 self.app.start_menu()
+            elif name == "menu_quit":
+                self.app.quit()
 
         return act
 
