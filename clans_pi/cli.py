@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import __version__
 from .bots.random_mover import RandomMover
+from .config import load_config
 from .files import load_board, load_chart, read_json
 from .rules.board import Board
 from .rules.constants import MAX_PLAYERS, MIN_PLAYERS
@@ -63,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--load", metavar="FILE",
                    help="go on with a saved game or a game record (clans-state/1, clans-record/1)")
     p.add_argument("--seed", type=int, help="seed for a reproducible deal")
+    p.add_argument("--config", metavar="FILE",
+                   help="settings file (default: /etc/clans-pi/config.toml or "
+                   "~/.config/clans-pi/config.toml when present)")
     p.add_argument("--first-frame", action="store_true", help=argparse.SUPPRESS)
     g = p.add_argument_group("headless (random computer players in the terminal)")
     g.add_argument("--headless", action="store_true", help="no display: random movers play")
@@ -155,9 +159,12 @@ def _play(args: argparse.Namespace) -> int:
 
         board, chart = load_board(args.board), load_chart(args.chart)
         load = read_json(args.load, "game file") if args.load else None
+        config, problems = load_config(args.config)
+        for line in problems:
+            print(f"clans-pi play: {line}", file=sys.stderr)
         return play(board, chart, size=args.size, fullscreen=args.fullscreen,
                     rotate=args.rotate, seed=args.seed, load=load,
-                    first_frame_only=args.first_frame)
+                    first_frame_only=args.first_frame, config=config, notices=problems)
     return _play_headless(args)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -19,11 +20,15 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
+
+if TYPE_CHECKING:
+    from ..hardware.seats import SeatDevices
 from .canvas import Canvas
 from .display import Display
 from .screens.base import Screen
 
 LONG_PRESS_MS = 550
+NOTICE_MS = 5000
 IDLE_POLL_MS = 20
 SLOP = 12  # pixels a finger may wander before a press is no longer a long press
 
@@ -41,6 +46,7 @@ class App:
         rng: random.Random | None = None,
         clock: Callable[[], int] | None = None,
         record: bool = False,
+        devices: SeatDevices | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -55,6 +61,8 @@ class App:
         self.screen: Screen | None = None
         self.session: Session | None = None
         self.seats: list[Seat] = []
+        self.devices = devices  # seat buttons, LEDs and handhelds; None: screen peeks only
+        self.notice: tuple[str, int] | None = None
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -77,6 +85,9 @@ class App:
     def start_menu(self) -> None:
         from .screens.start import StartScreen
 
+        if self.devices is not None:
+            self.devices.clear()  # the last game's clans leave every seat device
+
         self.show(StartScreen(self, self.seats))
 
     def new_game(self, seats: Sequence[Seat]) -> None:
@@ -86,6 +97,8 @@ class App:
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
         self.session = session
+        if self.devices is not None:
+            self.devices.deal(session)  # each device gets its own seat's clan, no other
         if peeks:
             self.deal_peek(0)
         else:
@@ -101,8 +114,9 @@ class App:
         if seat >= session.num_seats:
             self.play()
             return
+        device = self.devices.peek_kind(seat) if self.devices is not None else None
         self.show(PeekScreen(self, session, seat, done=lambda: self.deal_peek(seat + 1),
-                             deal=True))
+                             deal=True, device=device))
 
     def peek(self, seat: int) -> None:
         """A seat's peek during the game, returning to the board."""
@@ -124,11 +138,38 @@ class App:
         from .screens.reveal import RevealScreen
 
         assert self.session is not None
+        if self.devices is not None:
+            self.devices.results(self.session)
         self.show(RevealScreen(self, self.session))
 
     def rematch(self) -> None:
         assert self.session is not None
         self.begin(self.session.rematch(self.rng))
+
+    def notify(self, text: str) -> None:
+        """A short message for everyone over any screen (a handheld unplugged, a setting
+        that could not be used, ...), for a few seconds."""
+        self.notice = (text, self.clock() + NOTICE_MS)
+        self.dirty = self.full = True
+
+    def _draw_notice(self) -> None:
+        assert self.screen is not None and self.notice is not None
+        s = self.screen.scale
+        w = min(self.size[0] - 16, round(640 * s))
+        r = pygame.Rect(0, 0, w, max(48, round(56 * s)))
+        r.midtop = (self.size[0] // 2, round(8 * s))
+        self.canvas.box(r, (20, 20, 24), radius=r.height // 3, border=(255, 196, 64))
+        self.canvas.region("notice", r)
+        self.canvas.paragraph(self.notice[0], r.inflate(-round(24 * s), -8),
+                              max(12, round(18 * s)), (236, 236, 232), align="center")
+
+    def _poll_devices(self, now: int) -> None:
+        assert self.devices is not None and self.screen is not None
+        for seat, kind in self.devices.poll(now):
+            self.screen.device_event(seat, kind)
+            self.dirty = self.full = True
+        for text in self.devices.take_notices():
+            self.notify(text)
 
     def quit(self) -> None:
         """Leave the loop (the window closes)."""
@@ -154,12 +195,16 @@ class App:
         self.canvas.records.clear()
         if self.full or not self.damage:
             self.screen.draw(self.canvas)
+            if self.notice is not None:
+                self._draw_notice()
             shown = None
         else:
             area = self.damage[0].unionall(self.damage[1:]).clip(self.surface.get_rect())
             self.surface.set_clip(area)
             try:
                 self.screen.draw(self.canvas)
+                if self.notice is not None:
+                    self._draw_notice()
             finally:
                 self.surface.set_clip(None)
             shown = [area]
@@ -262,6 +307,8 @@ class App:
     _long_fired = False
 
     def _timers(self, now: int) -> None:
+        if self.devices is not None:
+            self._poll_devices(now)
         screen = self.screen
         assert screen is not None
         if (
@@ -274,6 +321,9 @@ class App:
             self.dirty = self.full = True
         if screen.tick(now):
             self.dirty = self.full = True
+        if self.notice is not None and now >= self.notice[1]:
+            self.notice = None
+            self.dirty = self.full = True
 
     def _timeout(self) -> int | None:
         """Milliseconds until something needs the loop, or None to sleep until input."""
@@ -285,6 +335,8 @@ class App:
         wake = self.screen.wakeup()
         if wake is not None:
             due.append(wake)
+        if self.notice is not None:
+            due.append(self.notice[1])
         if not due:
             return None
         return max(1, min(due) - now)

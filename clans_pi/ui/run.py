@@ -8,6 +8,7 @@ from typing import Any
 
 import pygame
 
+from ..config import Config
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
@@ -18,7 +19,8 @@ from .options import RENDER_SCREENS
 
 
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
-         rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False) -> int:
+         rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
+         config: Config | None = None, notices: list[str] | None = None) -> int:
     """Open the display and run the game until the window closes."""
     try:
         display = Display(size, rotate=rotate, fullscreen=fullscreen)
@@ -27,14 +29,23 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
             f"no display available ({exc}); run it on a desktop or on the Pi's console, "
             "or use --headless"
         ) from None
+    devices = None
+    if config is not None and (config.wants_gpio or config.wants_handhelds):
+        from ..hardware.seats import SeatDevices
+
+        devices = SeatDevices.open(config)
     try:
-        app = App(board, chart, display=display, rng=random.Random(seed))
+        app = App(board, chart, display=display, rng=random.Random(seed), devices=devices)
         if load is not None:
             app.begin(Session.load(load, board, chart), peeks=False)
         else:
             app.start_menu()
+        for text in notices or []:
+            app.notify(text)
         app.run(first_frame_only=first_frame_only)
     finally:
+        if devices is not None:
+            devices.close()
         display.close()
     return 0
 

@@ -126,6 +126,9 @@ class Screen:
     def long_press(self, pos: Pos) -> bool:
         return False
 
+    def device_event(self, seat: int, kind: str) -> None:
+        """A seat device's button ("press", "release") or state ("lost", "back", "stuck")."""
+
     def key(self, ev: pygame.event.Event) -> None:
         """A key on a physical keyboard (desktop); most screens need none."""
 

@@ -29,7 +29,7 @@ class PeekScreen(Screen):
     name = "peek"
 
     def __init__(self, app: App, session: Session, seat: int, *, done: Callable[[], None],
-                 deal: bool) -> None:
+                 deal: bool, device: str | None = None) -> None:
         super().__init__(app)
         self.session = session
         self.seat = seat
@@ -37,6 +37,10 @@ class PeekScreen(Screen):
         self.deal = deal
         self.holding = False
         self.seen = not deal  # during the deal, confirming needs one look first
+        # During the deal a seat with its own device looks there: its button shows the clan
+        # on the seat's LED or handheld, and letting go confirms. The screen shows no clan.
+        self.device = device
+        self.device_down = False
 
     def layout(self) -> None:
         w, h = self.size
@@ -55,6 +59,10 @@ class PeekScreen(Screen):
         label = "I have seen my clan" if self.deal else "Back to the board"
         done = centered(pygame.Rect(0, bottom + pad, w, u), round(min(w - 2 * pad, 340 *
                                                                          self.scale)), u)
+        if self.device is not None:
+            self.buttons = [Button("use_screen", done, "Use the screen instead",
+                                   self._use_screen, px=self.px(20))]
+            return
         self.buttons = [
             Button("hold", self.hold_rect, "", self._hold, hold=True),
             Button("done", done, label, self._done, enabled=self.seen, style="primary",
@@ -66,6 +74,22 @@ class PeekScreen(Screen):
         if not down and not self.seen:
             self.seen = True
             self.layout()
+
+    def _use_screen(self) -> None:
+        self.device = None
+        self.layout()
+
+    def device_event(self, seat: int, kind: str) -> None:
+        """The seat's button: pressed shows the clan on its device; let go confirms."""
+        if self.device is None or seat != self.seat:
+            return
+        if kind == "press":
+            self.device_down = True
+        elif kind == "release" and self.device_down:
+            self.device_down = False
+            self._done()
+        elif kind == "lost":
+            self._use_screen()
 
     def _done(self) -> None:
         self.holding = False
@@ -83,6 +107,9 @@ class PeekScreen(Screen):
                     self.px(20), TEXT_DIM)
         if self.avatar.width:
             draw_avatar(canvas, seat, self.seat, self.avatar)
+        if self.device is not None:
+            self._draw_device(canvas, seat.name)
+            return
         self.buttons[1].draw(canvas)
         r = self.hold_rect
         canvas.target("hold", r)
@@ -96,6 +123,16 @@ class PeekScreen(Screen):
         line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
                            round(r.height * 0.16))
         canvas.text("Press and hold to see your clan", line, self.px(22), TEXT)
+
+    def _draw_device(self, canvas: Canvas, name: str) -> None:
+        r = self.hold_rect
+        canvas.box(r, CARD, radius=r.height // 8, border=SELECT)
+        where = "your seat's button" if self.device == "gpio" else "the button of your handheld"
+        text = ("Let go when you have seen it" if self.device_down
+                else f"{name}: press and hold {where} to see your clan on it")
+        canvas.paragraph(text, r.inflate(-r.width // 8, -r.height // 4), self.px(26), TEXT,
+                         align="center")
+        self.buttons[0].draw(canvas)
 
     def _draw_clan(self, canvas: Canvas, r: pygame.Rect) -> None:
         clan = self.session.private(self.seat).own_clan

@@ -68,7 +68,12 @@ class StartScreen(Screen):
                                        style="primary" if n == self.count else "normal",
                                        px=self.px(20)))
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
-        rules, start = split_h(bottom, 1, 2, gap=pad)
+        devices = self.app.devices
+        if devices is not None and devices.handheld_seats():
+            rules, pair, start = split_h(bottom, 1, 1.2, 2, gap=pad)
+            self.buttons.append(Button("pair", pair, "Handhelds", self._pair, px=self.px(20)))
+        else:
+            rules, start = split_h(bottom, 1, 2, gap=pad)
         self.buttons.append(Button("rules", rules, "Rules", self._rules, px=self.px(20)))
         self.buttons.append(Button("start", start, "Start the game", self._start,
                                    style="primary", px=self.px(24)))
@@ -132,6 +137,15 @@ class StartScreen(Screen):
                                      lambda: self.app.show(self)))
 
         return act
+
+    def _pair(self) -> None:
+        from .pair import PairScreen
+
+        devices = self.app.devices
+        assert devices is not None
+        seats = [k for k in devices.handheld_seats() if k < len(self.all_seats)]
+        self.app.show(PairScreen(self.app, seats, [s.name for s in self.all_seats],
+                                 lambda: self.app.show(self)))
 
     def _rules(self) -> None:
         self.app.rules(lambda: self.app.show(self))

@@ -1,0 +1,208 @@
+"""Every seat's private device in one place: the app's only door to the hardware.
+
+Each seat is set in the config to "screen" (the on-screen peek), "gpio" (a button and RGB LED
+on the Pi) or "handheld" (a Pico on USB). :class:`SeatDevices` opens what is configured,
+polls it from the app's loop, and turns trouble into short notices; a device that is missing
+or fails leaves its seat on the on-screen peek, never a crash.
+
+Secrecy (R22): a device only ever gets its own seat's clan, taken from that seat's private
+view (:meth:`Session.private`), never from the full state; nothing here logs a clan.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..config import Config
+from ..rules.errors import ClansError
+
+if TYPE_CHECKING:
+    from ..session import Session
+
+log = logging.getLogger(__name__)
+
+
+class SeatDevice(Protocol):
+    """What the app needs of one seat's device (GPIO seat or handheld seat)."""
+
+    def set_clan(self, clan: str | None) -> None: ...
+
+    def show_result(self, clan: str, won: bool, place: int = 1) -> None: ...
+
+    @property
+    def available(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+NOTICES = {
+    "stuck": "Seat {n}'s button seems stuck: its light stays off until it is let go",
+    "lost": "Seat {n}'s handheld is gone: peek with the eye on the screen",
+    "back": "Seat {n}'s handheld is back",
+}
+
+
+class SeatDevices:
+    """The configured seat devices. ``gpio`` and ``handheld`` map table seats (0-based) to
+    devices; ``manager`` is the handheld manager (or None) whose events go to the seats."""
+
+    def __init__(self, gpio: dict[int, Any] | None = None, handhelds: dict[int, Any] | None = None,
+                 manager: Any = None, pairing: Any = None,
+                 problems: list[str] | None = None) -> None:
+        self.gpio: dict[int, Any] = dict(gpio or {})
+        self.handhelds: dict[int, Any] = dict(handhelds or {})
+        self.manager = manager
+        self.pairing = pairing
+        self._notices: list[str] = list(problems or [])
+        self._pairing_seat: int | None = None
+        self._closed = False
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, config: Config, *, pin_factory: Any = None,
+             manager_factory: Callable[[], Any] | None = None) -> SeatDevices:
+        """Open what ``config`` asks for. Problems become notices; their seats fall back to
+        the on-screen peek."""
+        problems: list[str] = []
+        gpio: dict[int, Any] = {}
+        handhelds: dict[int, Any] = {}
+        manager = pairing = None
+        gpio_seats = [s for s, kind in config.seats.items() if kind == "gpio"]
+        if gpio_seats:
+            try:
+                from .gpio_seat import make_gpio_seats
+                from .pinmap import load_pinmap
+
+                pinmap = load_pinmap(config.pinout)
+                opened = make_gpio_seats(pinmap, gpio_seats, pin_factory=pin_factory)
+                gpio = {seat - 1: dev for seat, dev in opened.items()}
+            except ClansError as exc:
+                problems.append(f"{exc}; GPIO seats use the on-screen peek")
+        hand_seats = [s for s, kind in config.seats.items() if kind == "handheld"]
+        if hand_seats:
+            try:
+                from .handhelds import HandheldManager, HandheldSeat, PairingStore
+
+                manager = manager_factory() if manager_factory else HandheldManager()
+                pairing = PairingStore(config.state_dir / "handhelds.json")
+                handhelds = {s - 1: HandheldSeat(s - 1, manager, pairing) for s in hand_seats}
+            except (ClansError, OSError) as exc:
+                problems.append(f"handhelds are not available ({exc}); those seats use the "
+                                "on-screen peek")
+        for text in problems:
+            log.warning("%s", text)
+        return cls(gpio, handhelds, manager, pairing, problems)
+
+    # ------------------------------------------------------------ the loop
+
+    def poll(self, now: int) -> list[tuple[int, str]]:
+        """Advance every device; return (seat, event) for the app: "press", "release",
+        "stuck", "lost", "back", "paired"."""
+        out: list[tuple[int, str]] = []
+        for seat, dev in self.gpio.items():
+            for kind in dev.poll(now):
+                out.append((seat, kind))
+        if self.manager is not None:
+            for event in self.manager.poll():
+                out += self._handheld_event(event)
+        for seat, kind in out:
+            if kind in NOTICES:
+                self._notices.append(NOTICES[kind].format(n=seat + 1))
+        return out
+
+    def _handheld_event(self, event: tuple[Any, ...]) -> list[tuple[int, str]]:
+        out: list[tuple[int, str]] = []
+        if (self._pairing_seat is not None and event[0] == "button" and event[2]
+                and self.pairing is not None):
+            seat = self._pairing_seat
+            self.handhelds[seat].pair(event[1])
+            self._pairing_seat = None
+            log.info("seat %d: paired with handheld %s", seat + 1, event[1])
+            return [(seat, "paired")]
+        for seat, dev in self.handhelds.items():
+            for kind in dev.handle(event):
+                out.append((seat, kind))
+        return out
+
+    def take_notices(self) -> list[str]:
+        out, self._notices = self._notices, []
+        return out
+
+    # ------------------------------------------------------------ the game
+
+    def kind(self, seat: int) -> str:
+        if seat in self.gpio:
+            return "gpio"
+        return "handheld" if seat in self.handhelds else "screen"
+
+    def peek_kind(self, seat: int) -> str | None:
+        """The device a seat should look at now, or None for the on-screen peek."""
+        dev = self.gpio.get(seat) or self.handhelds.get(seat)
+        return self.kind(seat) if dev is not None and dev.available else None
+
+    def deal(self, session: Session) -> None:
+        """Give each device its own seat's clan (from that seat's private view only)."""
+        for seat, dev in self._all():
+            clan = session.private(seat).own_clan if seat < session.num_seats else None
+            dev.set_clan(clan)
+
+    def clear(self) -> None:
+        for _seat, dev in self._all():
+            dev.set_clan(None)
+
+    def results(self, session: Session) -> None:
+        """At the end (R20, R21): each seat's device shows its own result."""
+        obs = session.public()
+        if obs.revealed_clans is None or obs.scores is None:
+            return
+        for seat, dev in self._all():
+            if seat >= session.num_seats:
+                continue
+            p = session.player_of(seat)
+            place = 1 + sum(score > obs.scores[p] for score in obs.scores)
+            dev.show_result(obs.revealed_clans[p], p in obs.winners, place)
+
+    # ------------------------------------------------------------ handheld pairing
+
+    def handheld_seats(self) -> list[int]:
+        return sorted(self.handhelds)
+
+    def start_pairing(self, seat: int) -> None:
+        """The next button press on any connected handheld pairs it with ``seat``."""
+        assert seat in self.handhelds, seat
+        self._pairing_seat = seat
+
+    def stop_pairing(self) -> None:
+        self._pairing_seat = None
+
+    def paired_handheld(self, seat: int) -> str | None:
+        return self.pairing.uid_of(seat) if self.pairing is not None else None
+
+    def handhelds_connected(self) -> dict[str, str]:
+        return self.manager.connected() if self.manager is not None else {}
+
+    # ------------------------------------------------------------ closing
+
+    def _all(self) -> list[tuple[int, Any]]:
+        return [*self.gpio.items(), *self.handhelds.items()]
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for _seat, dev in self._all():
+            try:
+                dev.set_clan(None)
+            finally:
+                dev.close()
+        if self.manager is not None:
+            self.manager.close()
+
+    def __enter__(self) -> SeatDevices:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
