@@ -103,7 +103,32 @@ def _rules_page(k):
     return go
 
 
+def _deal_peek_device(app):
+    from tests.test_ui_devices import _devices
+
+    app.devices = _devices()[0]
+    app.session = random_session(4, moves=0)
+    app.deal_peek(0)
+
+
+def _pair(app):
+    from clans_pi.ui.screens.pair import PairScreen
+    from tests.test_ui_devices import _devices
+
+    app.devices = _devices()[0]
+    app.start_menu()
+    app.show(PairScreen(app, [1], ["Maximilianne", "Bartholomew", "C", "D"], app.start_menu))
+
+
+def _notice(app):
+    _play(app)
+    app.notify("Seat 2's handheld is gone: peek with the eye on the screen")
+
+
 SCREENS = {
+    "deal_peek_device": _deal_peek_device,
+    "pair": _pair,
+    "notice": _notice,
     "start": _start,
     "names": _names,
     "keyboard": _keyboard,
