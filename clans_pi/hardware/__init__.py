@@ -1,0 +1,1 @@
+"""Seat hardware: GPIO buttons and LEDs, Pico handhelds, and the protocol they speak."""
