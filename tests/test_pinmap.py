@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from clans_pi.hardware import pinmap as pinmap_module
 from clans_pi.hardware.pinmap import (
@@ -173,3 +180,65 @@ def test_files_that_are_not_pin_maps(tmp_path: Path) -> None:
 
 def test_pin_map_errors_are_clans_errors() -> None:
     assert issubclass(PinMapError, ClansError) and issubclass(PinMapError, ValueError)
+
+
+# ------------------------------------------------------------ scripts/make_wiring.py
+
+@functools.cache
+def _make_wiring() -> ModuleType:
+    script = ROOT / "scripts" / "make_wiring.py"
+    spec = importlib.util.spec_from_file_location("make_wiring", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_wiring_diagram_is_up_to_date() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_wiring.py"), "--check"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_wiring_check_fails_when_the_pin_map_changes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wiring = _make_wiring()
+    svg = ROOT / "hardware" / "wiring.svg"
+    copy = tmp_path / "pinout.toml"
+    text = (ROOT / "hardware" / "pinout.toml").read_text(encoding="utf-8")
+    copy.write_text(text, encoding="utf-8")
+    assert wiring.main(["--check", "--pinout", str(copy), "--out", str(svg)]) == 0
+    copy.write_text(text.replace("blue = 25", "blue = 4"), encoding="utf-8")
+    assert wiring.main(["--check", "--pinout", str(copy), "--out", str(svg)]) == 1
+    assert "out of date" in capsys.readouterr().err
+    out = tmp_path / "wiring.svg"
+    assert wiring.main(["--pinout", str(copy), "--out", str(out)]) == 0
+    assert wiring.main(["--check", "--pinout", str(copy), "--out", str(out)]) == 0
+    drawn = out.read_text(encoding="utf-8")
+    assert "GPIO4 · pin 7" in drawn and "GPIO25 · pin 22" not in drawn
+    assert "GPIO25 · pin 22" in svg.read_text(encoding="utf-8")
+    copy.write_text(text.replace("blue = 25", "blue = 17"), encoding="utf-8")
+    assert wiring.main(["--check", "--pinout", str(copy), "--out", str(svg)]) == 2
+    assert capsys.readouterr().err == (
+        f"make_wiring: {copy}: GPIO17 is used twice: seat 1 button and seat 4 blue\n")
+
+
+def test_the_wiring_diagram_labels_every_seat_wire_and_resistor() -> None:
+    wiring = _make_wiring()
+    pins = load_pinmap(ROOT / "hardware" / "pinout.toml")
+    svg = wiring.generate(pins)
+    assert svg == wiring.generate(pins)  # deterministic
+    for seat in pins.seats.values():
+        for gpio in (seat.button, seat.red, seat.green, seat.blue):
+            assert f"GPIO{gpio} · pin {wiring.PHYSICAL[gpio]}" in svg
+    assert svg.count("150 Ω</text>") == 4 and svg.count("68 Ω</text>") == 8
+    assert svg.count("common cathode") == 8 and "internal pull-up" in svg
+    variant = wiring.generate(replace(pins, led_active_high=False, button_pull_up=False))
+    assert "common anode" in variant and "internal pull-down" in variant
+    assert "common cathode" not in variant
+
+
+def test_the_drawn_header_matches_gpiozero() -> None:
+    wiring = _make_wiring()
+    header = MockFactory().board_info.headers["J8"].pins
+    assert {pin: info.name for pin, info in header.items()} == wiring.HEADER
