@@ -372,7 +372,7 @@ def test_off_a_pi_gpio_is_unavailable_with_a_clear_message(
         make_gpio_seats(pinmap, [1])
     assert str(info.value) == (
         "GPIO is not available on this machine (not a Raspberry Pi, or no GPIO library: on a "
-        "Pi, sudo apt install python3-lgpio); GPIO seats use the on-screen peek")
+        "Pi, .venv/bin/pip install lgpio); GPIO seats use the on-screen peek")
     monkeypatch.undo()
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nosuchfactory")
     with pytest.raises(GpioUnavailable) as info:

@@ -247,7 +247,7 @@ def _why(exc: Exception) -> str:
     name = os.environ.get("GPIOZERO_PIN_FACTORY")
     if name:
         return f"GPIOZERO_PIN_FACTORY={name}: {exc}"
-    return "not a Raspberry Pi, or no GPIO library: on a Pi, sudo apt install python3-lgpio"
+    return "not a Raspberry Pi, or no GPIO library: on a Pi, .venv/bin/pip install lgpio"
 
 
 def _short(exc: Exception) -> str:
