@@ -47,6 +47,7 @@ def global_factory() -> Iterator[None]:
 def seat(factory: MockFactory) -> Iterator[GpioSeat]:
     with GpioSeat(PINS, pin_factory=factory) as made:
         yield made
+        factory.pin(PINS.button).drive_high()  # closing while held waits on gpiozero's hold thread
 
 
 def led(factory: MockFactory, pins: SeatPins = PINS) -> tuple[float, float, float]:
@@ -331,6 +332,7 @@ def test_make_gpio_seats_opens_the_seats_asked_for(factory: MockFactory) -> None
         assert seats[1].poll(100) == []
         assert led(factory, pinmap.seats[3]) == (0, 1, 0)
         assert led(factory, pinmap.seats[1]) == OFF
+        button(factory, pinmap.seats[3]).drive_high()  # gpiozero's hold thread closes slowly
     finally:
         for dev in seats.values():
             dev.close()
