@@ -93,13 +93,13 @@ class GpioSeat:
         self._shown: RGB = OFF
         self._clan: str | None = None
         self._won = False
-        level = bool(self._button.is_pressed)
-        self._raw = self._down = level
+        self._button.when_pressed = self._on_press
+        self._button.when_released = self._on_release
+        # Read after hooking the callbacks, so no edge falls between the two.
+        self._raw = self._down = bool(self._button.is_pressed)
         self._raw_since: float | None = None  # app-clock ms; None until the first poll
         self._down_since: float | None = None
         self._stuck = False
-        self._button.when_pressed = self._on_press
-        self._button.when_released = self._on_release
 
     # ------------------------------------------------------------ gpiozero's threads
 
