@@ -89,6 +89,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
     p.set_defaults(run=_render)
 
+    p = sub.add_parser("selftest", help="check the seat hardware: LEDs, buttons, handhelds")
+    p.add_argument("--config", metavar="FILE", help="settings file (as for play)")
+    p.add_argument("--seconds", type=float, default=15.0,
+                   help="how long to wait for button presses (0: skip; default 15)")
+    p.add_argument("--step", type=float, default=0.4, help=argparse.SUPPRESS)
+    p.set_defaults(run=_selftest)
+
     p = sub.add_parser("board", help="describe the board")
     common(p)
     p.add_argument("--json", action="store_true", help="print the board as JSON")
@@ -121,6 +128,16 @@ def _render(args: argparse.Namespace) -> int:
     render(data, board, chart, size=args.size, screen=args.screen, out=Path(args.output),
            rotate=args.rotate)
     return 0
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    from .selftest import run_selftest
+
+    config, problems = load_config(args.config)
+    for line in problems:
+        print(f"clans-pi selftest: {line}", file=sys.stderr)
+    print(f"clans-pi selftest (settings: {config.source})")
+    return 0 if run_selftest(config, seconds=args.seconds, step_s=args.step) else 1
 
 
 def _board(args: argparse.Namespace) -> int:

@@ -180,6 +180,17 @@ class GpioSeat:
         self._won = won
         self._update_led()
 
+    def light(self, clan: str | None) -> None:
+        """Show ``clan``'s colour now, button or not (the makers' self-test); None: off."""
+        self.set_clan(clan)
+        self._won = clan is not None
+        self._update_led()
+
+    @property
+    def shown(self) -> RGB:
+        """What the LED shows now (after PWM-less rounding), as (red, green, blue) 0..1."""
+        return self._shown
+
     def _wanted(self) -> RGB:
         if self._closed or self._clan is None:
             return OFF

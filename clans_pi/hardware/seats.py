@@ -72,13 +72,15 @@ class SeatDevices:
         manager = pairing = None
         gpio_seats = [s for s, kind in config.seats.items() if kind == "gpio"]
         if gpio_seats:
-            try:
-                from .gpio_seat import make_gpio_seats
-                from .pinmap import load_pinmap
+            from .gpio_seat import GpioUnavailable, make_gpio_seats
+            from .pinmap import load_pinmap
 
+            try:
                 pinmap = load_pinmap(config.pinout)
                 opened = make_gpio_seats(pinmap, gpio_seats, pin_factory=pin_factory)
                 gpio = {seat - 1: dev for seat, dev in opened.items()}
+            except GpioUnavailable as exc:
+                problems.append(str(exc))  # it says the seats use the on-screen peek
             except ClansError as exc:
                 problems.append(f"{exc}; GPIO seats use the on-screen peek")
         hand_seats = [s for s, kind in config.seats.items() if kind == "handheld"]
