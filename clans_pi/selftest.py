@@ -125,12 +125,11 @@ def _handheld_part(config: Config, report: Report, seconds: float,
                    manager_factory: Callable[[], Any] | None, clock: Callable[[], float],
                    sleep: Callable[[float], None]) -> None:
     report.say("Handhelds")
-    try:
+    if manager_factory is None:
         from .hardware.handhelds import HandheldManager
-    except ImportError as exc:  # pragma: no cover - only without pyserial
-        report.check("handhelds", False, f"cannot look for them ({exc})")
-        return
-    manager = manager_factory() if manager_factory else HandheldManager()
+
+        manager_factory = HandheldManager
+    manager = manager_factory()
     found: dict[str, str] = {}
     foreign: list[str] = []
     try:
