@@ -534,11 +534,12 @@ def test_receiver_acks_everything_but_acks_and_heartbeats_and_drops_duplicates()
     clock, wire = Clock(), Wire()
     link = p.Link(wire, clock)
     show = p.encode(p.SHOW, 40, b"\x04")
+    session = link.session.to_bytes(2, "big")
     assert link.receive(show) == [(p.SHOW, b"\x04")]
-    assert frames_in(wire.take()) == [(p.ACK, 40, b"")]
+    assert frames_in(wire.take()) == [(p.ACK, 40, session)]  # an ACK carries the session
     clock.t += p.RETRY_MS
     assert link.receive(show) == []  # a resend: acked again, not delivered again
-    assert frames_in(wire.take()) == [(p.ACK, 40, b"")]
+    assert frames_in(wire.take()) == [(p.ACK, 40, session)]
     assert link.receive(p.encode(p.CLEAR, 41) + show + p.encode(p.CLEAR, 41)) == [(p.CLEAR, b"")]
     assert [f[:2] for f in frames_in(wire.take())] == [(p.ACK, 41), (p.ACK, 40), (p.ACK, 41)]
     assert link.receive(p.encode(p.HEARTBEAT, 41, b"\x00\x01") + p.encode(p.ACK, 3)) == []
@@ -562,6 +563,29 @@ def test_hello_is_always_delivered_and_a_new_peer_session_clears_duplicate_memor
     assert link.receive(p.encode(p.HEARTBEAT, 10, b"\x12\x34")) == []
     assert link.peer_session == 0x1234
     assert len(link.receive(button)) == 1  # a new peer: its seq 10 is a new message
+
+
+def test_acks_tell_the_peer_session_and_own_frames_echoed_back_are_ignored() -> None:
+    clock = Clock()
+    a_wire, b_wire = Wire(), Wire()
+    a, b = p.Link(a_wire, clock), p.Link(b_wire, clock)
+    seq = a.send(p.HELLO, p.hello_body(b"\x01", "1"))
+    assert b.receive(a_wire.take()) == [(p.HELLO, p.hello_body(b"\x01", "1"))]
+    a.receive(b_wire.take())
+    assert a.pending == 0 and a.peer_session == b.session  # learnt from the ACK alone
+    # A tty that echoes: a's own frames come back to it.
+    seq = a.send(p.BUTTON, b"\x01")
+    a.tick()
+    echo = a_wire.take()
+    assert [f[0] for f in frames_in(echo)] == [p.BUTTON, p.HEARTBEAT]
+    a.receive(echo)  # its BUTTON looks like a message from the peer, and is acked ...
+    own_ack = a_wire.take()
+    assert frames_in(own_ack) == [(p.ACK, seq, a.session.to_bytes(2, "big"))]
+    clock.t += p.TIMEOUT_MS
+    a.receive(own_ack + echo[len(echo) // 2 :])  # ... but its own ACK does not ack it
+    assert a.pending == 1 and a.peer_session == b.session and not a.alive
+    b.receive(echo)  # the heartbeat
+    assert b.peer_session == a.session
 
 
 def test_heartbeats_keep_both_ends_alive_and_silence_does_not() -> None:
@@ -602,9 +626,14 @@ def test_reset_forgets_pending_duplicates_and_the_peer() -> None:
     link.receive(p.encode(p.HEARTBEAT, 1, b"\x00\x07") + p.encode(p.SHOW, 5, b"\x01"))
     link.send(p.CLEAR)
     assert link.alive and link.pending == 1 and link.peer_session == 7
-    clock.t += 100
+    session = link.session
+    for _ in range(p.MAX_RETRIES + 1):
+        clock.t += p.RETRY_MS
+        link.tick()
+    assert link.lost
     link.reset()
     assert not link.alive and link.pending == 0 and link.peer_session is None
+    assert not link.lost and link.session == session  # the same program: the same session
     assert link.silence_ms == 0
     assert link.receive(p.encode(p.SHOW, 5, b"\x01")) == [(p.SHOW, b"\x01")]
     assert link.alive

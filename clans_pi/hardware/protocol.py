@@ -20,9 +20,13 @@ in order (stop-and-wait): the next one goes out only when the previous one is
 acked, and an unacked one is resent every RETRY_MS, at most MAX_RETRIES
 times; after that the link is lost until reset(). The receiver drops
 duplicates of messages it has delivered (re-acking them). Each end sends a
-HEARTBEAT every HEARTBEAT_MS whose 2-byte body is that end's session number,
-picked at random when the Link is made or reset: a change tells the other end
-that its peer restarted (see Link.peer_session).
+HEARTBEAT every HEARTBEAT_MS. The body of every ACK and HEARTBEAT is the
+sender's 2-byte session number (big-endian), picked at random when its Link is
+made and kept for the Link's life (reset() keeps it): a change tells the other
+end that its peer is a new Link, i.e. a restarted program (see
+Link.peer_session), and an ACK or HEARTBEAT carrying a Link's own session is
+its own frame echoed back (a tty still echoing while the host opens the port),
+which it ignores.
 """
 
 try:
@@ -391,11 +395,14 @@ class Link:
         self.decoder = Decoder()
         now = now_ms()
         self._seq = _random16(now) & 0xFF
+        self.session = _random16(now + 1)  # this Link's, for its whole life
+        self._session_bytes = bytes((self.session >> 8, self.session & 0xFF))
         self.reset()
 
     def reset(self):
         """Forget pending messages, duplicate memory and the peer (a new connection).
-        alive is False until the peer is heard again; a new session number is picked."""
+        alive is False until the peer is heard again. The session stays: the peer sees the
+        same program, so it has no reason to think this end restarted."""
         now = self._now()
         self._queue = []  # [seq, frame] of unacked reliable messages, oldest first
         self._sent_at = None  # when the head of the queue was last written
@@ -405,8 +412,7 @@ class Link:
         self._since = now
         self._beat_at = None
         self.lost = False  # a reliable message ran out of retries
-        self.session = _random16(now + 1)
-        self.peer_session = None  # the peer's session from its heartbeats
+        self.peer_session = None  # the peer's session, from its ACKs and HEARTBEATs
 
     @property
     def alive(self):
@@ -451,35 +457,38 @@ class Link:
     def receive(self, data):
         """Feed raw bytes; returns [(msg_type, body)] of new messages.
 
-        ACKs and HEARTBEATs are consumed. Every other message is acked; a
-        duplicate of one already delivered is acked again but not returned.
-        A HELLO is always delivered and clears the duplicate memory (its sender
-        has just started afresh)."""
+        ACKs and HEARTBEATs are consumed (ours echoed back are ignored). Every
+        other message is acked; a duplicate of one already delivered is acked
+        again but not returned. A HELLO is always delivered and clears the
+        duplicate memory (its sender has just started afresh)."""
         out = []
         frames = self.decoder.feed(data)
         if not frames:
             return out
         now = self._now()
         for msg_type, seq, body in frames:
-            self._heard_at = now
-            if msg_type == ACK:
-                self._acked(seq, now)
-            elif msg_type == HEARTBEAT:
-                if len(body) == 2:
-                    session = (body[0] << 8) | body[1]
+            if msg_type in (ACK, HEARTBEAT):
+                session = (body[0] << 8) | body[1] if len(body) == 2 else None
+                if session == self.session:
+                    continue  # our own frame, echoed
+                self._heard_at = now
+                if session is not None:
                     if self.peer_session is not None and session != self.peer_session:
-                        self._seen = []
+                        self._seen = []  # a new peer: its seqs start afresh
                     self.peer_session = session
-            else:
-                self._write(encode(ACK, seq))
-                if msg_type == HELLO:
-                    self._seen = []
-                elif self._duplicate(seq, now):
-                    continue
-                self._seen.append([seq, now])
-                if len(self._seen) > _DUP_KEEP:
-                    self._seen.pop(0)
-                out.append((msg_type, body))
+                if msg_type == ACK:
+                    self._acked(seq, now)
+                continue
+            self._heard_at = now
+            self._write(encode(ACK, seq, self._session_bytes))
+            if msg_type == HELLO:
+                self._seen = []
+            elif self._duplicate(seq, now):
+                continue
+            self._seen.append([seq, now])
+            if len(self._seen) > _DUP_KEEP:
+                self._seen.pop(0)
+            out.append((msg_type, body))
         return out
 
     def _duplicate(self, seq, now):
@@ -499,8 +508,7 @@ class Link:
         now = self._now()
         if self._beat_at is None or _ticks_diff(now, self._beat_at) >= HEARTBEAT_MS:
             self._beat_at = now
-            s = self.session
-            self.send(HEARTBEAT, bytes((s >> 8, s & 0xFF)), False)
+            self.send(HEARTBEAT, self._session_bytes, False)
         if not self._queue or self.lost:
             return
         if self._sent_at is None:
