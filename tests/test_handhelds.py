@@ -6,15 +6,18 @@ silent and foreign devices, the udev rule, and no clan in any log line."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
 import re
 import select
+import sys
 import tty
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 import serial
@@ -28,6 +31,7 @@ from clans_pi.hardware.handhelds import (
     open_port,
 )
 from clans_pi.hardware.seats import SeatDevices
+from tests import fake_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 UID_A = bytes.fromhex("e6614c311b7e5a2f")
@@ -63,28 +67,15 @@ class Clock:
         return self.now
 
 
-class FakeHandheld:
-    """A handheld on the master end of a pty, stepped by the test. It behaves like the
-    firmware: HELLO at start and again after TIMEOUT_MS without the host (forgetting its
-    clan), SHOW/CLEAR/RESULT remembered, BUTTON on press and release."""
+class PtyDevice:
+    """The device's end of a pty (the master); the host opens ``path`` (the slave)."""
 
-    def __init__(self, clock: Clock, uid: bytes = UID_A, firmware: str = "1.0.0",
-                 hello: bool = True) -> None:
+    def __init__(self) -> None:
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
         os.set_blocking(self.master, False)
-        self.uid = uid
-        self.firmware = firmware
-        self.received: list[tuple[int, bytes]] = []  # every message the host got through
-        self.clan: int | None = None
-        self.result: tuple[int, bool, int] | None = None
-        self.welcomed = False
-        self.silent = False  # hung: reads and writes nothing
         self.gone = False
-        self.link = protocol.Link(self._write, clock)
-        if hello:
-            self.link.send(protocol.HELLO, protocol.hello_body(uid, firmware))
 
     def _write(self, data: bytes) -> None:
         if self.gone:
@@ -103,6 +94,33 @@ class FakeHandheld:
             return os.read(self.master, 4096)
         except (BlockingIOError, OSError):
             return b""
+
+    def unplug(self) -> None:
+        """Pulled out: the host's end of the pty fails from now on."""
+        if not self.gone:
+            self.gone = True
+            os.close(self.master)
+            os.close(self.slave)
+
+
+class FakeHandheld(PtyDevice):
+    """A handheld stepped by the test. It behaves like the firmware: HELLO at start and
+    again after TIMEOUT_MS without the host (forgetting its clan), SHOW/CLEAR/RESULT
+    remembered, BUTTON on press and release."""
+
+    def __init__(self, clock: Clock, uid: bytes = UID_A, firmware: str = "1.0.0",
+                 hello: bool = True) -> None:
+        super().__init__()
+        self.uid = uid
+        self.firmware = firmware
+        self.received: list[tuple[int, bytes]] = []  # every message the host got through
+        self.clan: int | None = None
+        self.result: tuple[int, bool, int] | None = None
+        self.welcomed = False
+        self.silent = False  # hung: reads and writes nothing
+        self.link = protocol.Link(self._write, clock)
+        if hello:
+            self.link.send(protocol.HELLO, protocol.hello_body(uid, firmware))
 
     def step(self) -> None:
         if self.gone or self.silent:
@@ -138,19 +156,55 @@ class FakeHandheld:
     def kinds(self) -> list[str]:
         return [protocol.TYPE_NAMES[t] for t, _ in self.received]
 
-    def unplug(self) -> None:
-        """Pulled out: the host's end of the pty fails from now on."""
-        if not self.gone:
-            self.gone = True
-            os.close(self.master)
-            os.close(self.slave)
+
+class FirmwareHandheld(PtyDevice):
+    """The real firmware's Handheld (firmware/handheld.py on tests/fake_machine's fake Pico)
+    on a pty, stepped by the test on its clock."""
+
+    def __init__(self, fw: SimpleNamespace, clock: Clock) -> None:
+        super().__init__()
+        self.fw = fw
+        fw.board.set_level(fw.config.BUTTON_PIN, 1)  # not pressed (active low)
+        self.hand = fw.handheld.Handheld(fw.hw.Hardware(fw.config), self._write, clock)
+        self.uid = fw.board.uid
+        self.frozen = False
+
+    @property
+    def welcomed(self) -> bool:
+        return bool(self.hand.welcomed)
+
+    @property
+    def link(self) -> protocol.Link:
+        return self.hand.link
+
+    def step(self) -> None:
+        if self.gone or self.frozen:
+            return
+        data = self.read()
+        if data:
+            self.hand.feed(data)
+        self.hand.step()
+
+    def press(self, down: bool = True) -> None:
+        self.fw.board.set_level(self.fw.config.BUTTON_PIN, 0 if down else 1)
+
+    def colour(self) -> str | None:
+        """The clan its RGB LED shows (by this test's reading of config.COLOURS), or None."""
+        duties = [self.fw.board.duty(pin) for pin in self.fw.config.RGB_PINS]
+        if not any(duties):
+            return None
+        for clan, colour in zip(protocol.CLANS, self.fw.config.COLOURS, strict=True):
+            if all(abs(d / max(duties) - c / max(colour)) < 0.02
+                   for d, c in zip(duties, colour, strict=True)):
+                return clan
+        raise AssertionError(f"not a clan colour: {duties}")
 
 
 class SettlingPort:
     """The real pyserial port; after each write it waits until the device end can read it
     (a pty hands data over asynchronously) and keeps a copy of what was written."""
 
-    def __init__(self, port: serial.Serial, device: FakeHandheld | None) -> None:
+    def __init__(self, port: serial.Serial, device: PtyDevice | None) -> None:
         self.port = port
         self.device = device
         self.sent: list[bytes] = []
@@ -186,7 +240,7 @@ class Rig:
 
     def __init__(self, state: Path) -> None:
         self.clock = Clock()
-        self.devices: dict[str, FakeHandheld] = {}
+        self.devices: dict[str, Any] = {}
         self.plugged: list[str] = []
         self.opened: list[str] = []
         self.ports: dict[str, SettlingPort] = {}
@@ -210,7 +264,11 @@ class Rig:
             self.plugged.append(dev.path)
         return dev
 
-    def unplug(self, dev: FakeHandheld, *, close: bool = True) -> None:
+    def attach(self, dev: Any) -> None:
+        self.devices[dev.path] = dev
+        self.plugged.append(dev.path)
+
+    def unplug(self, dev: PtyDevice, *, close: bool = True) -> None:
         self.plugged.remove(dev.path)
         if close:
             dev.unplug()
@@ -237,13 +295,13 @@ class Rig:
             self.step()
         return self.clock.now - start
 
-    def ready(self, *devs: FakeHandheld) -> None:
+    def ready(self, *devs: Any) -> None:
         uids = {d.uid.hex() for d in devs}
         self.run_until(lambda: uids <= set(self.manager.connected()) and all(
             d.welcomed and d.link.pending == 0 for d in devs))
         self.run(100)
 
-    def pair(self, seat: int, dev: FakeHandheld) -> None:
+    def pair(self, seat: int, dev: Any) -> None:
         self.hub.start_pairing(seat)
         dev.press(True)
         self.run_until(lambda: (seat, "paired") in self.seat_events)
@@ -620,6 +678,64 @@ def test_close_clears_ready_handhelds_and_is_idempotent(rig: Rig) -> None:
     assert rig.manager.poll() == [] and rig.manager.connected() == {}
     assert rig.manager.connection(a.path) is not None
     assert rig.manager.connection(a.path).port is None  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def firmware() -> Iterator[SimpleNamespace]:
+    """The firmware modules as on the Pico (``import protocol`` is our protocol.py: the same
+    file) on a fresh fake board; sys.modules put back afterwards."""
+    names = ("config", "hw", "handheld", "protocol")
+    saved = {name: sys.modules.pop(name, None) for name in names}
+    board = fake_machine.install()
+    sys.path.insert(0, str(ROOT / "firmware"))
+    sys.modules["protocol"] = protocol
+    try:
+        mods = {name: importlib.import_module(name) for name in names[:3]}
+        yield SimpleNamespace(board=board, **mods)
+    finally:
+        sys.path.remove(str(ROOT / "firmware"))
+        for name, module in saved.items():
+            sys.modules.pop(name, None)
+            if module is not None:
+                sys.modules[name] = module
+        fake_machine.uninstall()
+
+
+def test_the_real_firmware_shows_its_own_seats_clan_while_held(rig: Rig, firmware) -> None:
+    pico = FirmwareHandheld(firmware, rig.clock)
+    rig.attach(pico)
+    rig.ready(pico)
+    assert rig.manager.connected() == {pico.uid.hex(): "1.0.0"}
+    rig.pair(2, pico)
+    rig.seats[2].set_clan("green")
+    rig.run(200)
+    assert pico.colour() is None  # not held: dark
+    rig.seat_events.clear()
+    pico.press()
+    rig.run(100)
+    assert pico.colour() == "green"
+    pico.press(False)
+    rig.run(100)
+    assert pico.colour() is None and rig.seat_events == [(2, "press"), (2, "release")]
+    # It hangs for 4 s: lost; then it finds the host quiet, forgets, says HELLO: back.
+    pico.frozen = True
+    rig.run(4000)
+    pico.frozen = False
+    rig.run_until(lambda: (2, "back") in rig.seat_events, ms=8000)
+    assert rig.seat_events[2:] == [(2, "lost"), (2, "back")]
+    rig.run(200)
+    pico.press()
+    rig.run(100)
+    assert pico.colour() == "green"
+    pico.press(False)
+    rig.seats[2].show_result("green", True, 1)  # a winner's light stays on
+    rig.run(300)
+    assert pico.colour() == "green"
+    rig.seats[2].set_clan(None)  # a new game
+    rig.run(200)
+    assert pico.colour() is None and pico.hand.clan is None and pico.hand.result is None
+    rig.hub.close()
+    assert rig.manager.counts["port_errors"] == 0
 
 
 # --------------------------------------------------------------------------- the pairing file
