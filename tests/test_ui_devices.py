@@ -171,3 +171,12 @@ def test_pairing_screen_pairs_the_next_button_press():
         assert app.screen.name == "start"
         finish_animation(app, clock)
         assert pygame.display.get_surface() is not None
+
+
+def test_a_foreign_device_is_a_notice_not_a_crash():
+    devices, _gpio, _hand = _devices()
+    devices.manager.events = [("foreign", "/dev/ttyACM3")]
+    assert devices.poll(0) == []
+    assert devices.take_notices() == [
+        "/dev/ttyACM3 looks like a Pico but is not a Clans handheld (flash it: "
+        "firmware/README.md)"]

@@ -117,6 +117,10 @@ class SeatDevices:
 
     def _handheld_event(self, event: tuple[Any, ...]) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []
+        if event[0] == "foreign":
+            self._notices.append(f"{event[1]} looks like a Pico but is not a Clans handheld "
+                                 "(flash it: firmware/README.md)")
+            return out
         if (self._pairing_seat is not None and event[0] == "button" and event[2]
                 and self.pairing is not None):
             seat = self._pairing_seat
