@@ -113,3 +113,20 @@ def test_play_opens_the_start_screen_and_draws_a_frame(saved_game):
                               check=False)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout == "" and "Traceback" not in proc.stderr
+
+
+def test_play_with_seat_devices_configured_starts_off_a_pi(tmp_path):
+    """GPIO seats on the mock pin factory and handheld seats with none plugged in: the game
+    opens; nothing is wrong enough to stop it."""
+    config = tmp_path / "config.toml"
+    config.write_text('state_dir = "%s"\n[seats]\n1 = "gpio"\n2 = "handheld"\n3 = "laser"\n'
+                      % (tmp_path / "state"))
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "GPIOZERO_PIN_FACTORY": "mock"}
+    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "play", "--first-frame",
+                           "--config", str(config)], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == (f"clans-pi play: {config}: seats.3: 'laser' is not one of "
+                                   "screen, gpio, handheld; this seat uses the screen")
