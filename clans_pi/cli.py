@@ -75,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     g.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
     g.add_argument("--quiet", action="store_true", help="print only the result")
+    g.add_argument("--seats", metavar="KIND,KIND,...",
+                   help="computer seats for a saved headless game, e.g. random,random")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the game is saved after every move and resumed from "
+                   "(default: $STATE_DIRECTORY, else ~/.local/state/clans-pi)")
     p.set_defaults(run=_play)
 
     p = sub.add_parser("render", help="draw one screen of a game to a PNG (no display needed)")
@@ -186,6 +191,17 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_headless(args: argparse.Namespace) -> int:
+    if args.seats or args.state_dir:
+        from .headless import parse_seats, run_headless
+        from .persistence import default_state_dir
+
+        kinds = parse_seats(args.seats or "random,random,random")
+        board, chart = load_board(args.board), load_chart(args.chart)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        say = (lambda _text: None) if args.quiet else (lambda text: print(text, flush=True))
+        run_headless(args.state_dir or default_state_dir(), kinds, board, chart,
+                     random.Random(seed), say)
+        return 0
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
     board, chart = load_board(args.board), load_chart(args.chart)

@@ -55,7 +55,8 @@ class SlotPreview:
 class Session:
     """A game in progress between ``seats`` (table order)."""
 
-    def __init__(self, state: GameState, seats: Sequence[Seat]) -> None:
+    def __init__(self, state: GameState, seats: Sequence[Seat], *,
+                 can_undo: bool = False) -> None:
         if len(seats) != state.num_players:
             raise SetupError(f"{len(seats)} seats for a game of {state.num_players} players")
         names = [s.name for s in seats]
@@ -68,7 +69,7 @@ class Session:
         for i, name in enumerate(state.players):
             if names[(self.first_seat + i) % len(names)] != name:
                 raise SetupError("the game's turn order is not the seats' table order")
-        self._can_undo = False
+        self._can_undo = can_undo and bool(state.moves) and not state.is_over
         self._public: Observation | None = None
 
     # ------------------------------------------------------------- creating
@@ -84,17 +85,21 @@ class Session:
         return cls(state, seats)
 
     @classmethod
-    def load(cls, data: Any, board: Board, chart: EpochChart) -> Session:
+    def load(cls, data: Any, board: Board, chart: EpochChart, *,
+             seats: Sequence[Seat] | None = None, can_undo: bool = False) -> Session:
         """A session from a saved game (clans-state/1) or a record (clans-record/1).
 
-        Avatars are not part of those formats: the seats get none (the screen picks one).
+        ``seats`` (table order) come from our own save file; without them the seats are the
+        players in turn order with no avatar (the screen picks one).
         """
         if isinstance(data, dict) and str(data.get("format")).startswith("clans-state/"):
             state = from_json(data, board)
         else:
             state = replay(data, board, chart)
+        if seats is not None:
+            return cls(state, seats, can_undo=can_undo)
         # Turn order is a valid table order.
-        return cls(state, [Seat(name, "") for name in state.players])
+        return cls(state, [Seat(name, "") for name in state.players], can_undo=can_undo)
 
     def rematch(self, rng: random.Random) -> Session:
         """A new deal for the same seats, board and chart."""

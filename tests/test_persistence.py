@@ -1,0 +1,164 @@
+"""Saving after every move: round trips, damaged saves moved aside for the previous good
+one, finished games kept as records, and SIGKILL at random moments (200+ kills) losing no
+completed move."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import time
+
+import pytest
+
+from clans_pi.headless import run_headless
+from clans_pi.persistence import SAVE_FORMAT, GameStore
+from clans_pi.rules.record import replay, result
+from tests.ui_helpers import BOARD, CHART, random_session
+
+
+def test_round_trip_keeps_game_seats_and_undo(tmp_path):
+    store = GameStore(tmp_path)
+    session = random_session(3, moves=7)
+    m = session.public().legal_moves[0]
+    session.play(m.src, m.dst)
+    store.save(session)
+    loaded, problems = store.load(BOARD, CHART)
+    assert problems == []
+    assert loaded.public() == session.public()
+    assert loaded.seats == session.seats
+    assert loaded.can_undo  # the rules still allow taking the last move back
+    assert loaded.private(1).own_clan == session.private(1).own_clan
+    doc = json.loads(store.current.read_text())
+    assert doc["format"] == SAVE_FORMAT and len(doc["sha256"]) == 64
+
+
+def test_nothing_saved_means_no_game(tmp_path):
+    assert GameStore(tmp_path / "none").load(BOARD, CHART) == (None, [])
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "empty"])
+def test_damaged_save_is_moved_aside_and_the_previous_one_used(tmp_path, damage):
+    store = GameStore(tmp_path)
+    session = random_session(3, moves=5)
+    store.save(session)
+    before = session.public().ply
+    m = session.public().legal_moves[0]
+    session.play(m.src, m.dst)
+    store.save(session)
+    data = store.current.read_bytes()
+    if damage == "flip":
+        i = data.index(b'"from"')
+        data = data[:i + 8] + bytes([data[i + 8] ^ 1]) + data[i + 9:]
+    elif damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "garbage":
+        data = b"\x00\xff" * 50
+    else:
+        data = b""
+    store.current.write_bytes(data)
+    loaded, problems = store.load(BOARD, CHART)
+    assert loaded is not None and loaded.public().ply == before
+    assert len(problems) == 1 and problems[0].startswith("The saved game was damaged")
+    assert "\n" not in problems[0]
+    assert not store.current.exists()
+    assert list(tmp_path.glob("game.json.damaged-*"))
+
+
+def test_finished_game_becomes_a_record_that_replays(tmp_path):
+    store = GameStore(tmp_path)
+    session = random_session(3, moves=10_000)
+    assert session.is_over
+    path = store.finish(session)
+    assert store.finish(session) == path  # once only
+    state = replay(json.loads(path.read_text()), BOARD, CHART)
+    assert result(state)["scores"] == list(session.public().scores)
+    assert store.load(BOARD, CHART) == (None, [])
+
+
+def _child(state, seed, w):
+    out = os.fdopen(w, "w", buffering=1)
+    try:
+        run_headless(state, ["random", "random", "random"], BOARD, CHART, random.Random(seed),
+                     lambda text: (out.write(text + "\n"), out.flush()))
+    finally:
+        os._exit(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_sigkill_at_random_moments_loses_no_completed_move(tmp_path):
+    """The headless game is killed at random moments and started again, over and over:
+    every move it reported as saved is still there, every save loads, and each finished
+    game's record replays to the result it printed."""
+    rng = random.Random(2026)
+    state = tmp_path / "state"
+    kills = finished = 0
+    reported = 0  # the highest move any life of the current game reported as saved
+    results: dict[str, list[int]] = {}
+    while kills < 200 or finished < 3:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(r)
+            _child(state, rng.randrange(2**32), w)
+        os.close(w)
+        time.sleep(rng.uniform(0.0, 0.04))
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        with os.fdopen(r) as f:
+            lines = f.read().splitlines()
+        if os.WIFSIGNALED(status):
+            kills += 1
+        saved = [int(m.group(1)) for line in lines
+                 if (m := re.match(r"saved move (\d+):", line))]
+        if saved:
+            reported = max(reported, *saved)
+        record = next((line.split(": ", 1)[1] for line in lines
+                       if line.startswith("record: ")), None)
+        session, problems = GameStore(state).load(BOARD, CHART)
+        assert problems == [], problems
+        if record is not None or (session is None and reported):
+            # The game ended in this life (perhaps killed after its record was written).
+            finished += 1
+            if record is not None:
+                results[record] = [int(line.split()[-2] if line.endswith("winner")
+                                       else line.split()[-1])
+                                   for line in lines if line.startswith("Random ")]
+            reported = 0
+            assert session is None or session.public().ply == 0
+            continue
+        if session is not None:
+            assert session.public().ply >= reported, (session.public().ply, reported)
+    records = sorted((state / "records").glob("*.json"))
+    assert len(records) >= finished >= 3
+    for path in records:
+        game = replay(json.loads(path.read_text()), BOARD, CHART)
+        assert game.is_over
+        if str(path) in results:
+            assert list(game.scores()) == results[str(path)]
+
+
+def test_an_undone_move_stays_undone_whichever_file_survives(tmp_path):
+    """After an undo the newest save has fewer moves than the previous one: loading must
+    follow the order of saving, not the number of moves."""
+    store = GameStore(tmp_path)
+    session = random_session(3, moves=6)
+    m = session.public().legal_moves[0]
+    session.play(m.src, m.dst)
+    store.save(session)
+    session.undo()
+    store.save(session)
+    assert store.previous.exists()
+    loaded, _ = GameStore(tmp_path).load(BOARD, CHART)
+    assert loaded.public().ply == 6
+    # A cut between the two renames of the next save: previous + pending, no current.
+    m2 = session.public().legal_moves[-1]
+    session.play(m2.src, m2.dst)
+    store2 = GameStore(tmp_path)
+    store2.load(BOARD, CHART)
+    store2.save(session)
+    os.replace(store2.current, store2.pending)
+    loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert problems == [] and loaded.public().moves[-1][:2] == (m2.src, m2.dst)
