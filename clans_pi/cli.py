@@ -184,9 +184,11 @@ def _play(args: argparse.Namespace) -> int:
         config, problems = load_config(args.config)
         for line in problems:
             print(f"clans-pi play: {line}", file=sys.stderr)
+        state_dir = Path(args.state_dir) if args.state_dir else config.state_dir
         return play(board, chart, size=args.size, fullscreen=args.fullscreen,
                     rotate=args.rotate, seed=args.seed, load=load,
-                    first_frame_only=args.first_frame, config=config, notices=problems)
+                    first_frame_only=args.first_frame, config=config, notices=problems,
+                    state_dir=state_dir)
     return _play_headless(args)
 
 

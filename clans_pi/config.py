@@ -29,7 +29,12 @@ def user_config_path() -> Path:
 
 
 def user_state_dir() -> Path:
-    """Where the app keeps what it learns (handheld pairings), per user."""
+    """Where the app keeps the saved game, records and handheld pairings: the service's
+    state directory ($STATE_DIRECTORY, from systemd's StateDirectory=), else the user's
+    ~/.local/state/clans-pi."""
+    env = os.environ.get("STATE_DIRECTORY")
+    if env:
+        return Path(env.split(":")[0])
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "clans-pi"
 

@@ -38,9 +38,6 @@ def default_state_dir() -> Path:
     else the user's ~/.local/state/clans-pi."""
     from .config import user_state_dir
 
-    env = os.environ.get("STATE_DIRECTORY")
-    if env:
-        return Path(env.split(":")[0])
     return user_state_dir()
 
 

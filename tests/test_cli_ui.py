@@ -130,3 +130,34 @@ def test_play_with_seat_devices_configured_starts_off_a_pi(tmp_path):
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() == (f"clans-pi play: {config}: seats.3: 'laser' is not one of "
                                    "screen, gpio, handheld; this seat uses the screen")
+
+
+def test_the_touchscreen_game_resumes_a_saved_game(tmp_path):
+    """A game saved in the state directory (as after a power cut) opens on the play screen
+    at the same move; a damaged save is reported in one sentence and the older one used."""
+    from clans_pi.persistence import GameStore
+    from tests.ui_helpers import BOARD, CHART, display_app
+
+    store = GameStore(tmp_path)
+    session = random_session(3, moves=12)
+    store.save(session)
+    m = session.public().legal_moves[0]
+    session.play(m.src, m.dst)
+    store.save(session)
+    store.current.write_text("{broken")
+    resumed, problems = store.load(BOARD, CHART)
+    assert resumed.public().ply == 12 and len(problems) == 1
+    with display_app() as (app, _clock):
+        app.store = GameStore(tmp_path)
+        app.begin(resumed, peeks=False)
+        assert app.screen.name == "play"
+        m = resumed.public().legal_moves[0]
+        app.screen._move(m.src, m.dst)
+        if app.screen.order is not None:
+            app.screen._found()
+        again, problems = GameStore(tmp_path).load(BOARD, CHART)
+        assert problems == [] and again.public().ply == 13  # saved at once
+        app.screen._ask_undo()
+        app.screen._answer("undo_yes")()
+        again, _ = GameStore(tmp_path).load(BOARD, CHART)
+        assert again.public().ply == 12  # the undo is saved too

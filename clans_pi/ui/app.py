@@ -9,6 +9,7 @@ or the left mouse button; mouse events that SDL made up from a touch are ignored
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -23,9 +24,12 @@ from ..session import Seat, Session
 
 if TYPE_CHECKING:
     from ..hardware.seats import SeatDevices
+    from ..persistence import GameStore
 from .canvas import Canvas
 from .display import Display
 from .screens.base import Screen
+
+log = logging.getLogger(__name__)
 
 LONG_PRESS_MS = 550
 NOTICE_MS = 5000
@@ -47,6 +51,7 @@ class App:
         clock: Callable[[], int] | None = None,
         record: bool = False,
         devices: SeatDevices | None = None,
+        store: GameStore | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -63,6 +68,8 @@ class App:
         self.seats: list[Seat] = []
         self.devices = devices  # seat buttons, LEDs and handhelds; None: screen peeks only
         self.notice: tuple[str, int] | None = None
+        self.store = store  # saves the game after every move; None: nothing is saved
+        self._save_failed = False
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -87,7 +94,8 @@ class App:
 
         if self.devices is not None:
             self.devices.clear()  # the last game's clans leave every seat device
-
+        if self.store is not None and self.session is not None and not self.session.is_over:
+            self._store(self.store.discard)  # left for a new game: not kept (the menu says so)
         self.show(StartScreen(self, self.seats))
 
     def new_game(self, seats: Sequence[Seat]) -> None:
@@ -97,6 +105,8 @@ class App:
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
         self.session = session
+        self.seats = list(session.seats)
+        self.save()
         if self.devices is not None:
             self.devices.deal(session)  # each device gets its own seat's clan, no other
         if peeks:
@@ -140,6 +150,8 @@ class App:
         assert self.session is not None
         if self.devices is not None:
             self.devices.results(self.session)
+        if self.store is not None:
+            self._store(lambda: self.store.finish(self.session))  # type: ignore[union-attr]
         self.show(RevealScreen(self, self.session))
 
     def rematch(self) -> None:
@@ -176,10 +188,28 @@ class App:
         self.running = False
 
     def after_move(self, events: Sequence[Event]) -> None:
-        """Called after every completed move (the place to save the game)."""
+        """Called after every completed move: the game is saved at once."""
+        self.save()
 
     def after_undo(self) -> None:
-        """Called after a move was taken back."""
+        """Called after a move was taken back: saved too, so it stays taken back."""
+        self.save()
+
+    def save(self) -> None:
+        if self.store is not None and self.session is not None and not self.session.is_over:
+            self._store(lambda: self.store.save(self.session))  # type: ignore[union-attr]
+
+    def _store(self, action: Callable[[], object]) -> None:
+        """Run a save; a failing disk is said once on screen, never a crash."""
+        try:
+            action()
+            self._save_failed = False
+        except OSError as exc:
+            log.error("cannot save the game: %s", exc)
+            if not self._save_failed:
+                self.notify(f"The game cannot be saved ({exc.strerror or exc}); "
+                            "play goes on, but a power cut would lose it.")
+            self._save_failed = True
 
     def rules(self, back: Callable[[], None]) -> None:
         from .screens.rules import RulesScreen

@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 from ..config import Config
+from ..persistence import GameStore
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
@@ -20,7 +21,8 @@ from .options import RENDER_SCREENS
 
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
-         config: Config | None = None, notices: list[str] | None = None) -> int:
+         config: Config | None = None, notices: list[str] | None = None,
+         state_dir: Path | None = None) -> int:
     """Open the display and run the game until the window closes."""
     try:
         display = Display(size, rotate=rotate, fullscreen=fullscreen)
@@ -34,10 +36,19 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         from ..hardware.seats import SeatDevices
 
         devices = SeatDevices.open(config)
+    store = GameStore(state_dir) if state_dir is not None else None
     try:
-        app = App(board, chart, display=display, rng=random.Random(seed), devices=devices)
+        app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
+                  store=store)
+        resumed = None
+        if store is not None and load is None:
+            resumed, problems = store.load(board, chart)
+            notices = [*(notices or []), *problems]
         if load is not None:
             app.begin(Session.load(load, board, chart), peeks=False)
+        elif resumed is not None:
+            app.begin(resumed, peeks=False)
+            notices = [*(notices or []), "The game goes on where it was left."]
         else:
             app.start_menu()
         for text in notices or []:
