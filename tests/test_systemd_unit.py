@@ -1,0 +1,135 @@
+"""systemd/clans-pi.service: systemd itself checks it (verify, security), plus what it must say.
+
+`systemd-analyze verify` exits 0 even when it warns (an unknown key, a bad value), so any
+output at all fails here. It also checks that ExecStart='s program exists, and
+/opt/clans-pi is only there on an installed Pi: it verifies a copy of the unit whose
+ExecStart= runs this Python instead, with the same arguments and every other line as is.
+User=clans-pi need not exist for verify (it does not look users up), so that line stays.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "clans-pi.service"
+README = ROOT / "systemd" / "README.md"
+INSTALLED_PROGRAM = "/opt/clans-pi/.venv/bin/clans-pi"
+MAX_EXPOSURE = 4.0
+
+ANALYZE = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+
+
+def _settings(text: str) -> dict[tuple[str, str], list[str]]:
+    """(section, key) -> values, in order, of a unit file (no line continuations used)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        out.setdefault((section, key.strip()), []).append(value.strip())
+    return out
+
+
+def _analyze(*args: str) -> subprocess.CompletedProcess[str]:
+    assert ANALYZE is not None
+    return subprocess.run(
+        [ANALYZE, "--no-pager", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def _verifiable_copy(tmp_path: Path, text: str | None = None) -> Path:
+    text = UNIT.read_text(encoding="utf-8") if text is None else text
+    assert text.count(f"ExecStart={INSTALLED_PROGRAM} ") == 1
+    copy = tmp_path / UNIT.name  # same name: verify checks names against the unit type
+    copy.write_text(
+        text.replace(f"ExecStart={INSTALLED_PROGRAM} ", f"ExecStart={sys.executable} "),
+        encoding="utf-8",
+    )
+    return copy
+
+
+def _verify(path: Path) -> subprocess.CompletedProcess[str]:
+    # --recursive-errors=no: only this unit's own problems, not those of units it names
+    # (getty@tty1.service, ...) as this machine happens to have them.
+    return _analyze("verify", "--recursive-errors=no", str(path))
+
+
+@needs_analyze
+def test_verify_prints_nothing(tmp_path):
+    result = _verify(_verifiable_copy(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout + result.stderr == ""
+
+
+@needs_analyze
+def test_verify_would_notice_a_mistake(tmp_path):
+    # The check above means something: verify does speak up about a bad line (and only
+    # warns, exit status 0, which is why any output fails that test).
+    text = UNIT.read_text(encoding="utf-8").replace(
+        "\nTTYReset=yes\n", "\nTTYReset=yes\nTTYResett=yes\n"
+    )
+    result = _verify(_verifiable_copy(tmp_path, text))
+    assert "TTYResett" in result.stdout + result.stderr
+
+
+def _exposure() -> float:
+    version = _analyze("--version").stdout.split()
+    if len(version) > 1 and version[1].isdigit() and int(version[1]) < 250:
+        pytest.skip(f"systemd {version[1]}: security --offline= needs systemd 250")
+    result = _analyze("security", "--offline=yes", str(UNIT))
+    assert result.returncode == 0, result.stdout + result.stderr
+    match = re.search(r"Overall exposure level for clans-pi\.service: (\d+\.\d)", result.stdout)
+    assert match, result.stdout + result.stderr
+    return float(match.group(1))
+
+
+@needs_analyze
+def test_security_exposure_is_low_and_in_the_readme():
+    exposure = _exposure()
+    assert exposure <= MAX_EXPOSURE
+    # systemd/README.md states the measured number; keep it true.
+    assert f"exposure level {exposure:.1f}" in README.read_text(encoding="utf-8")
+
+
+def test_what_the_unit_says():
+    s = _settings(UNIT.read_text(encoding="utf-8"))
+    service = {key: values for (section, key), values in s.items() if section == "Service"}
+    one = {key: values[-1] for key, values in service.items()}
+    assert one["ExecStart"] == (
+        f"{INSTALLED_PROGRAM} play --fullscreen --state-dir ${{STATE_DIRECTORY}}"
+    )
+    assert one["StateDirectory"] == "clans-pi"
+    assert one["ConfigurationDirectory"] == "clans-pi"
+    assert "SDL_VIDEODRIVER=kmsdrm" in service["Environment"]
+    assert one["User"] == "clans-pi"
+    assert set(one["SupplementaryGroups"].split()) == {"video", "render", "input", "gpio",
+                                                        "dialout"}
+    assert (one["Type"], one["NotifyAccess"], one["WatchdogSec"]) == ("notify", "main", "30")
+    assert (one["Restart"], one["RestartSec"]) == ("on-failure", "2")
+    assert one["TTYPath"] == "/dev/tty1"
+    assert one["StandardOutput"] == one["StandardError"] == "journal"
+    # Hardware must stay reachable: no PrivateDevices=, no PrivateUsers=, no
+    # PrivateNetwork=, and the device groups allowed.
+    for key in ("PrivateDevices", "PrivateUsers", "PrivateNetwork"):
+        assert key not in service
+    allowed = {value.split()[0] for value in service["DeviceAllow"]}
+    assert {"char-drm", "char-input", "char-gpiochip", "char-ttyACM", "/dev/tty1"} <= allowed
+    assert one["DevicePolicy"] == "closed"
+    assert one["CapabilityBoundingSet"] == ""
+    assert one["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK"]
+    unit = {key: values for (section, key), values in s.items() if section == "Unit"}
+    assert "getty@tty1.service" in unit["Conflicts"][0].split()
+    assert s[("Install", "WantedBy")] == ["multi-user.target"]
