@@ -1,7 +1,7 @@
 """systemd/clans-pi.service: systemd itself checks it (verify, security), plus what it must say.
 
 `systemd-analyze verify` exits 0 even when it warns (an unknown key, a bad value), so any
-output at all fails here. It also checks that ExecStart='s program exists, and
+output at all fails here. It also checks that ExecStart's program exists, and
 /opt/clans-pi is only there on an installed Pi: it verifies a copy of the unit whose
 ExecStart= runs this Python instead, with the same arguments and every other line as is.
 User=clans-pi need not exist for verify (it does not look users up), so that line stays.
