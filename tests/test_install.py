@@ -1,0 +1,252 @@
+"""scripts/install-pi.sh in --root mode (files, modes, idempotence, dry run, uninstall),
+shellcheck on every shell script under scripts/, the settings template, the pi-gen stage.
+
+--root mode skips apt, useradd, systemctl, udevadm and the venv: nothing here needs root,
+the network or a Raspberry Pi.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clans_pi.config import load_config
+
+REPO = Path(__file__).resolve().parents[1]
+INSTALL = REPO / "scripts" / "install-pi.sh"
+STAGE = REPO / "scripts" / "build-image" / "stage-clans-pi"
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=0123abcd-02 rootwait\n"
+
+# Path under the root -> its mode, for the files the installer puts there.
+EXPECTED = {
+    "etc/systemd/system/clans-pi.service": 0o644,
+    "etc/udev/rules.d/99-clans-pi-handheld.rules": 0o644,
+    "etc/clans-pi/config.toml": 0o644,
+    "etc/clans-pi/pinout.toml": 0o644,
+    "opt/clans-pi/README.md": 0o644,
+    "opt/clans-pi/src/pyproject.toml": 0o644,
+    "opt/clans-pi/src/clans_pi/cli.py": 0o644,
+    "opt/clans-pi/src/scripts/install-pi.sh": 0o755,
+    "opt/clans-pi/src/scripts/config.example.toml": 0o644,
+    "opt/clans-pi/src/hardware/pinout.toml": 0o644,
+}
+SAME_AS = {
+    "etc/systemd/system/clans-pi.service": "systemd/clans-pi.service",
+    "etc/udev/rules.d/99-clans-pi-handheld.rules": "systemd/99-clans-pi-handheld.rules",
+    "etc/clans-pi/config.toml": "scripts/config.example.toml",
+    "etc/clans-pi/pinout.toml": "hardware/pinout.toml",
+    "opt/clans-pi/README.md": "README.md",
+}
+
+
+def install(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(["bash", str(INSTALL), *map(str, args)], capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int, bytes | None]]:
+    """Every path under root: (mode, mtime_ns, bytes for files)."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        data = path.read_bytes() if path.is_file() else None
+        out[str(path.relative_to(root))] = (st.st_mode, st.st_mtime_ns, data)
+    return out
+
+
+@pytest.fixture
+def pi_root(tmp_path: Path) -> Path:
+    """A scratch root with a Bookworm boot partition's cmdline.txt."""
+    root = tmp_path / "root"
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "cmdline.txt").write_text(CMDLINE)
+    return root
+
+
+def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
+    out = install("--root", pi_root).stdout
+    for rel, mode in EXPECTED.items():
+        path = pi_root / rel
+        assert path.is_file(), f"{rel} missing\n{out}"
+        assert stat.S_IMODE(path.stat().st_mode) == mode, rel
+    for rel, source in SAME_AS.items():
+        assert (pi_root / rel).read_bytes() == (REPO / source).read_bytes(), rel
+    for d in ("etc/clans-pi", "opt/clans-pi", "opt/clans-pi/src", "opt/clans-pi/src/clans_pi"):
+        assert stat.S_IMODE((pi_root / d).stat().st_mode) == 0o755, d
+    assert not list(pi_root.rglob("__pycache__"))
+    cmdline = (pi_root / "boot/firmware/cmdline.txt").read_text()
+    assert cmdline == CMDLINE.rstrip("\n") + " consoleblank=0 vt.global_cursor_default=0\n"
+    for skipped in ("apt-get install", "useradd", "systemctl enable clans-pi.service",
+                    "udevadm control", "-m venv --system-site-packages", "pip install"):
+        assert re.search(rf"^skipped in --root mode: .*{re.escape(skipped)}", out, re.M), skipped
+    assert not (pi_root / "opt/clans-pi/.venv").exists()
+
+
+def test_second_run_changes_nothing(pi_root):
+    install("--root", pi_root)
+    before = snapshot(pi_root)
+    out = install("--root", pi_root).stdout
+    assert snapshot(pi_root) == before
+    changes = [line for line in out.splitlines()
+               if not line.startswith(("unchanged: ", "skipped in --root mode: ", "done: "))]
+    assert changes == []
+    for rel in ("etc/systemd/system/clans-pi.service", "etc/clans-pi/config.toml",
+                "boot/firmware/cmdline.txt", "opt/clans-pi/src"):
+        assert f"unchanged: {pi_root / rel}" in out, rel
+
+
+def test_makers_config_is_never_overwritten_and_old_cmdline_path_is_used(tmp_path):
+    root = tmp_path / "root"
+    (root / "boot").mkdir(parents=True)
+    (root / "boot/cmdline.txt").write_text("console=tty1 consoleblank=0 root=/dev/mmcblk0p2\n")
+    (root / "etc/clans-pi").mkdir(parents=True)
+    (root / "etc/clans-pi/config.toml").write_text('[seats]\n1 = "gpio"\n')
+    install("--root", root)
+    assert (root / "etc/clans-pi/config.toml").read_text() == '[seats]\n1 = "gpio"\n'
+    assert (root / "boot/cmdline.txt").read_text() == (
+        "console=tty1 consoleblank=0 root=/dev/mmcblk0p2 vt.global_cursor_default=0\n")
+
+
+def test_a_changed_source_file_is_copied_again(pi_root):
+    install("--root", pi_root)
+    unit = pi_root / "etc/systemd/system/clans-pi.service"
+    unit.write_text("old\n")
+    (pi_root / "opt/clans-pi/src/clans_pi/gone.py").write_text("# from an older version\n")
+    out = install("--root", pi_root).stdout
+    assert unit.read_bytes() == (REPO / "systemd/clans-pi.service").read_bytes()
+    assert not (pi_root / "opt/clans-pi/src/clans_pi/gone.py").exists()
+    assert "copied: 0 of" in out
+
+
+def test_dry_run_creates_nothing(pi_root):
+    before = snapshot(pi_root)
+    out = install("--dry-run", "--root", pi_root).stdout
+    assert snapshot(pi_root) == before
+    assert "would: install -m 0644" in out and "clans-pi.service" in out
+    assert f"would: set {pi_root}/boot/firmware/cmdline.txt to: " in out
+    assert out.rstrip().endswith("dry run: nothing was changed")
+
+
+def test_dry_run_needs_no_root_and_touches_no_system_path(tmp_path):
+    """Without --root, --dry-run only reads: every change is a "would:" line."""
+    out = install("--dry-run", "--prefix", tmp_path / "opt").stdout
+    assert not (tmp_path / "opt").exists()
+    assert "would: apt-get update" in out
+    assert re.search(r"^would: .*systemctl enable clans-pi\.service", out, re.M) or \
+        "unchanged: clans-pi.service enabled" in out
+    allowed = ("would: ", "unchanged: ", "note: ", "skipped", "dry run: ", "copied: ")
+    assert [ln for ln in out.splitlines() if not ln.startswith(allowed)] == []
+    assert not [ln for ln in out.splitlines() if ln.startswith("copied: ")]
+
+
+def test_uninstall_removes_what_it_installed_and_keeps_settings(pi_root):
+    install("--root", pi_root)
+    (pi_root / "var/lib/clans-pi").mkdir(parents=True)
+    (pi_root / "var/lib/clans-pi/current.json").write_text("{}")
+    out = install("--uninstall", "--root", pi_root).stdout
+    assert not (pi_root / "etc/systemd/system/clans-pi.service").exists()
+    assert not (pi_root / "etc/udev/rules.d/99-clans-pi-handheld.rules").exists()
+    assert not (pi_root / "opt/clans-pi").exists()
+    assert (pi_root / "etc/clans-pi/config.toml").is_file()
+    assert (pi_root / "var/lib/clans-pi/current.json").is_file()
+    assert "skipped in --root mode: userdel clans-pi" in out
+    install("--uninstall", "--purge", "--root", pi_root)
+    assert not (pi_root / "etc/clans-pi").exists()
+    assert not (pi_root / "var/lib/clans-pi").exists()
+
+
+def test_bad_options_are_refused():
+    for args in (["--bogus"], ["--purge"], ["--prefix", "relative"], ["--root"]):
+        result = subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
+                                check=False)
+        assert result.returncode != 0 and result.stderr.startswith("install-pi: "), args
+
+
+def test_config_example_loads_without_problems():
+    config, problems = load_config(REPO / "scripts" / "config.example.toml")
+    assert problems == []
+    assert config.seats == dict.fromkeys(range(1, 5), "screen")
+
+
+def test_config_example_documents_every_setting():
+    text = (REPO / "scripts" / "config.example.toml").read_text()
+    for key in ("[seats]", "pinout =", "state_dir =", "rotate =", "language =", "sound ="):
+        assert key in text, key
+    for kind in ("screen", "gpio", "handheld"):
+        assert f'"{kind}"' in text
+
+
+def test_pi_gen_stage_has_what_pi_gen_needs():
+    assert os.access(STAGE / "prerun.sh", os.X_OK)
+    assert "copy_previous" in (STAGE / "prerun.sh").read_text()
+    assert (STAGE / "EXPORT_IMAGE").is_file()
+    sub = STAGE / "00-clans-pi"
+    for script in ("01-run.sh", "01-run-chroot.sh"):
+        assert os.access(sub / script, os.X_OK), script
+    assert 'install-pi.sh" --root' in (sub / "01-run.sh").read_text()
+    assert "install-pi.sh --no-apt" in (sub / "01-run-chroot.sh").read_text()
+    # The image gets the same Debian packages as install-pi.sh installs.
+    packages = (sub / "00-packages").read_text().split()
+    block = re.search(r"^APT_PACKAGES=\((.*?)^\)", INSTALL.read_text(), re.M | re.S)
+    assert block
+    wanted = [w for line in block.group(1).splitlines()
+              for w in line.split("#")[0].split()]
+    assert sorted(packages) == sorted(wanted)
+    config = (REPO / "scripts/build-image/config").read_text()
+    assert "IMG_NAME=clans-pi" in config and "stage-clans-pi" in config
+    assert os.access(REPO / "scripts/build-image/prepare.sh", os.X_OK)
+
+
+def test_prepare_fills_a_pi_gen_checkout_that_01_run_can_use(tmp_path):
+    pigen = tmp_path / "pi-gen"
+    (pigen / "stage2").mkdir(parents=True)
+    (pigen / "build.sh").write_text("")
+    subprocess.run([str(REPO / "scripts/build-image/prepare.sh"), str(pigen)], check=True,
+                   capture_output=True, text=True, timeout=60)
+    sub = pigen / "stage-clans-pi" / "00-clans-pi"
+    assert (sub / "files/clans-pi/scripts/install-pi.sh").is_file()
+    assert not (sub / "files/clans-pi/.venv").exists()
+    assert (pigen / "config").is_file() and (pigen / "stage2/SKIP_IMAGES").exists()
+    rootfs = tmp_path / "rootfs"
+    (rootfs / "boot/firmware").mkdir(parents=True)
+    (rootfs / "boot/firmware/cmdline.txt").write_text(CMDLINE)
+    env = {**os.environ, "ROOTFS_DIR": str(rootfs)}
+    result = subprocess.run(["./01-run.sh"], cwd=sub, env=env, capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (rootfs / "etc/systemd/system/clans-pi.service").is_file()
+    assert (rootfs / "opt/clans-pi/src/pyproject.toml").is_file()
+
+
+# --- shellcheck --------------------------------------------------------------------------
+SHELL_SCRIPTS = sorted(
+    {INSTALL, REPO / "scripts/play", REPO / "scripts/test", REPO / "scripts/_venv.sh",
+     REPO / "scripts/build-image/config", STAGE / "EXPORT_IMAGE",
+     *(REPO / "scripts/build-image").rglob("*.sh")}
+)
+# Found in files this test does not own; reported, to be fixed there.
+KNOWN = {
+    "scripts/_venv.sh": "SC1087 on \"$root[$extras]\" (works, but shellcheck reads an array)",
+}
+
+
+@pytest.mark.parametrize("script", SHELL_SCRIPTS, ids=lambda p: str(p.relative_to(REPO)))
+def test_shellcheck(script, request):
+    if shutil.which("shellcheck") is None:
+        pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
+    rel = str(script.relative_to(REPO))
+    if rel in KNOWN:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN[rel], strict=False))
+    # --shell=bash: _venv.sh, config and EXPORT_IMAGE are sourced by bash, without a shebang.
+    # SC1091 (not following a sourced file): each sourced file is checked on its own.
+    result = subprocess.run(["shellcheck", "--shell=bash", "--exclude=SC1091", str(script)],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
