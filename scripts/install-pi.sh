@@ -97,11 +97,16 @@ system() {
 }
 
 in_chroot() {
-    command -v systemd-detect-virt >/dev/null 2>&1 && systemd-detect-virt --quiet --chroot
+    command -v systemd-detect-virt >/dev/null 2>&1 \
+        && systemd-detect-virt --quiet --chroot 2>/dev/null
 }
+
+declare -A DRY_DIRS=()   # directories a dry run has already said it would make
 
 ensure_dir() {   # DIR: create it (mode 0755) when missing
     [ -d "$1" ] && return 0
+    [ -z "${DRY_DIRS[$1]:-}" ] || return 0
+    DRY_DIRS[$1]=1
     run mkdir -p "$1"   # 0755 (umask 022), parents too
 }
 
@@ -259,8 +264,8 @@ step_user() {
         if getent group "$g" >/dev/null; then have+=("$g"); else missing+=("$g"); fi
     done
     if [ "${#missing[@]}" -gt 0 ]; then
-        echo "note: no group ${missing[*]} on this system; $USER_NAME is not added to it" \
-             "(the game may not reach that hardware)"
+        echo "note: no group(s) ${missing[*]} on this system; $USER_NAME is not added to" \
+             "them (the game may not reach that hardware)"
     fi
     if ! getent passwd "$USER_NAME" >/dev/null; then
         local -a add=(useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home
