@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import sys
 from collections import Counter
@@ -18,6 +19,7 @@ from . import __version__
 from .bots.random_mover import RandomMover
 from .config import load_config
 from .files import load_board, load_chart, read_json
+from .logs import setup_logging
 from .rules.board import Board
 from .rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from .rules.errors import ClansError
@@ -27,6 +29,7 @@ from .rules.setup import deal
 from .ui.options import DEFAULT_SIZE, RENDER_SCREENS, ROTATIONS
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
+log = logging.getLogger("clans_pi")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,11 +59,14 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play on the touchscreen (or --headless in the terminal)")
     common(p)
-    p.add_argument("--fullscreen", action="store_true", help="use the whole screen")
-    p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH",
-                   help="window size (default 800x480); ignored with --fullscreen")
-    p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0,
-                   help="turn the picture clockwise by this many degrees (touch follows)")
+    p.add_argument("--fullscreen", action="store_true", default=None,
+                   help="use the whole screen (settings: display.fullscreen)")
+    p.add_argument("--size", type=_size, metavar="WxH",
+                   help="window size (settings: display.size, default 800x480); ignored with "
+                   "--fullscreen")
+    p.add_argument("--rotate", type=int, choices=ROTATIONS,
+                   help="turn the picture clockwise by this many degrees, touch follows "
+                   "(settings: display.rotate, default 0)")
     p.add_argument("--load", metavar="FILE",
                    help="go on with a saved game or a game record (clans-state/1, clans-record/1)")
     p.add_argument("--seed", type=int, help="seed for a reproducible deal")
@@ -181,12 +187,17 @@ def _play(args: argparse.Namespace) -> int:
 
         board, chart = load_board(args.board), load_chart(args.chart)
         load = read_json(args.load, "game file") if args.load else None
+        setup_logging()
         config, problems = load_config(args.config)
+        log.info("clans-pi %s, settings: %s", __version__, config.source)
         for line in problems:
-            print(f"clans-pi play: {line}", file=sys.stderr)
+            log.warning("%s", line)  # to the journal; shown on the screen too
         state_dir = Path(args.state_dir) if args.state_dir else config.state_dir
-        return play(board, chart, size=args.size, fullscreen=args.fullscreen,
-                    rotate=args.rotate, seed=args.seed, load=load,
+        # The command line wins over the settings file.
+        return play(board, chart, size=args.size or config.size,
+                    fullscreen=config.fullscreen if args.fullscreen is None else True,
+                    rotate=config.rotate if args.rotate is None else args.rotate,
+                    seed=args.seed, load=load,
                     first_frame_only=args.first_frame, config=config, notices=problems,
                     state_dir=state_dir)
     return _play_headless(args)

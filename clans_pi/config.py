@@ -1,8 +1,14 @@
-"""The settings file (TOML): how each seat sees its clan, and where the pin map is.
+"""The settings file (TOML): seats, pins, display, language, sound, where saves live.
 
 A bad file never stops the game: every problem becomes one line naming the file, the key
-and what is wrong, and that setting keeps its default.
+and what is wrong, and that setting keeps its default. scripts/config.example.toml
+documents every key with its default (a test checks it against :func:`load_config`).
 
+    language = "en"
+    sound = true
+    [display]
+    rotate = 0
+    dim_after_minutes = 0
     [seats]
     1 = "gpio"        # the seat's button and LED on the Pi (hardware/pinout.toml)
     2 = "handheld"    # a Pico handheld on USB, paired from the start screen
@@ -18,8 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from .rules.constants import MAX_PLAYERS
+from .ui.options import DEFAULT_SIZE, ROTATIONS
 
 SEAT_KINDS = ("screen", "gpio", "handheld")
+#: Languages the rulebooks came in; the on-screen text exists in English only so far.
+LANGUAGES = ("en", "de", "fr", "it", "ja")
+TRANSLATED = ("en",)
+TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "seats")
+DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
+                "backlight")
 DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
 
 
@@ -46,6 +59,15 @@ class Config:
     seats: dict[int, str] = field(default_factory=lambda: dict.fromkeys(range(1, 5), "screen"))
     pinout: Path | None = None
     state_dir: Path = field(default_factory=user_state_dir)
+    language: str = "en"
+    sound: bool = True
+    volume: int = 60  # percent
+    size: tuple[int, int] = DEFAULT_SIZE  # the window, when not full screen
+    fullscreen: bool = False
+    rotate: int = 0  # clockwise degrees; touch follows
+    dim_after_minutes: float = 0  # 0: the backlight is never dimmed
+    dim_percent: int = 10
+    backlight: str = ""  # a /sys/class/backlight name; "": the first one found
     source: str = "defaults"
 
     def seat_kind(self, seat: int) -> str:
@@ -85,8 +107,9 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     except tomllib.TOMLDecodeError as exc:
         return config, [f"{path}: not valid TOML ({exc}); using the defaults"]
     problems: list[str] = []
-    for key in sorted(set(data) - {"seats", "pinout", "state_dir"}):
-        problems.append(f"{path}: unknown setting '{key}' (ignored)")
+    for key in sorted(set(data) - set(TOP_LEVEL)):
+        hint = " (display settings go under [display])" if key in DISPLAY_KEYS else ""
+        problems.append(f"{path}: unknown setting '{key}' (ignored){hint}")
     _read_seats(data.get("seats", {}), config, path, problems)
     for key in ("pinout", "state_dir"):
         value = data.get(key)
@@ -96,7 +119,92 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
             problems.append(f"{path}: '{key}' must be a path in quotes, not {value!r}")
         else:
             setattr(config, key, Path(value))
+    read = _Reader(config, path, problems)
+    read.choice("language", data, LANGUAGES)
+    if config.language not in TRANSLATED:
+        problems.append(f"{path}: language '{config.language}' is not translated yet; "
+                        "the game is in English")
+        config.language = "en"
+    read.flag("sound", data)
+    read.number("volume", data, 0, 100, integer=True)
+    display = data.get("display", {})
+    if not isinstance(display, dict):
+        problems.append(f"{path}: [display] must be a table (a [display] line, then keys)")
+        return config, problems
+    for key in sorted(set(display) - set(DISPLAY_KEYS)):
+        problems.append(f"{path}: display.{key}: unknown setting (ignored)")
+    read.size("size", display)
+    read.flag("fullscreen", display, "display.")
+    read.choice("rotate", display, ROTATIONS, "display.")
+    read.number("dim_after_minutes", display, 0, 24 * 60, prefix="display.")
+    read.number("dim_percent", display, 0, 100, integer=True, prefix="display.")
+    read.text("backlight", display, "display.")
     return config, problems
+
+
+class _Reader:
+    """Checks one setting at a time: a wrong one is a problem line and keeps its default."""
+
+    def __init__(self, config: Config, path: Path, problems: list[str]) -> None:
+        self.config, self.path, self.problems = config, path, problems
+
+    def _bad(self, prefix: str, key: str, why: str) -> None:
+        default = getattr(self.config, key)
+        if isinstance(default, tuple):
+            default = "x".join(map(str, default))
+        self.problems.append(f"{self.path}: {prefix}{key}: {why}; using {default!r}")
+
+    def flag(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool):
+                setattr(self.config, key, value)
+            else:
+                self._bad(prefix, key, f"must be true or false, not {value!r}")
+
+    def choice(self, key: str, data: dict[str, Any], allowed: tuple[Any, ...],
+               prefix: str = "") -> None:
+        if key in data:
+            value = data[key]
+            if value in allowed and type(value) is type(allowed[0]):
+                setattr(self.config, key, value)
+            else:
+                self._bad(prefix, key, f"{value!r} is not one of "
+                          f"{', '.join(map(str, allowed))}")
+
+    def number(self, key: str, data: dict[str, Any], low: float, high: float, *,
+               integer: bool = False, prefix: str = "") -> None:
+        if key in data:
+            value = data[key]
+            kinds = (int,) if integer else (int, float)
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                what = "a whole number" if integer else "a number"
+                self._bad(prefix, key, f"must be {what}, not {value!r}")
+            elif not low <= value <= high:
+                self._bad(prefix, key, f"must be {low} to {high}, not {value!r}")
+            else:
+                setattr(self.config, key, value)
+
+    def text(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
+        if key in data:
+            value = data[key]
+            if isinstance(value, str):
+                setattr(self.config, key, value)
+            else:
+                self._bad(prefix, key, f"must be text in quotes, not {value!r}")
+
+    def size(self, key: str, data: dict[str, Any]) -> None:
+        if key in data:
+            value = data[key]
+            try:
+                w, h = (int(x) for x in str(value).lower().split("x"))
+                if isinstance(value, str) and 200 <= w <= 8192 and 200 <= h <= 8192:
+                    self.config.size = (w, h)
+                    return
+            except ValueError:
+                pass
+            self._bad("display.", key, f"must be like \"800x480\" (200 to 8192 pixels a "
+                      f"side), not {value!r}")
 
 
 def _read_seats(raw: Any, config: Config, path: Path, problems: list[str]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from pathlib import Path
 
 from clans_pi.config import Config, load_config
@@ -49,3 +51,78 @@ def test_broken_toml_and_missing_file(tmp_path):
     assert config.seats[1] == "screen"
     config, problems = load_config(tmp_path / "nope.toml")
     assert problems == [f"{tmp_path / 'nope.toml'}: no such file; using the defaults"]
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "scripts" / "config.example.toml"
+
+
+def _documented() -> str:
+    """The example settings file with every documented default uncommented."""
+    return re.sub(r"^#     (\w+ = .*)$", r"\1", EXAMPLE.read_text(encoding="utf-8"), flags=re.M)
+
+
+def test_the_example_documents_every_setting_with_its_real_default(tmp_path):
+    text = _documented()
+    keys = set(re.findall(r"^(\w+) = ", text, flags=re.M)) - {"1", "2", "3", "4"}
+    fields = {f.name for f in dataclasses.fields(Config)} - {"seats", "source"}
+    assert keys == fields, "config.example.toml and Config disagree on the settings"
+    config, problems = load_config(write(tmp_path, text))
+    assert problems == []
+    defaults = Config()
+    for name in fields - {"pinout", "state_dir"}:  # those two: "automatic" by default
+        assert getattr(config, name) == getattr(defaults, name), name
+
+
+def test_display_language_and_sound_settings_are_read(tmp_path):
+    config, problems = load_config(write(tmp_path, (
+        'language = "en"\nsound = false\nvolume = 25\n[display]\nsize = "1024x600"\n'
+        'fullscreen = true\nrotate = 180\ndim_after_minutes = 2.5\ndim_percent = 0\n'
+        'backlight = "10-0045"\n')))
+    assert problems == []
+    assert (config.sound, config.volume, config.size, config.fullscreen, config.rotate) == (
+        False, 25, (1024, 600), True, 180)
+    assert (config.dim_after_minutes, config.dim_percent, config.backlight) == (
+        2.5, 0, "10-0045")
+
+
+def test_each_bad_display_or_sound_setting_is_one_line_and_keeps_its_default(tmp_path):
+    path = write(tmp_path, (
+        'language = "xx"\nsound = "yes"\nvolume = 101\nrotate = 90\n[display]\n'
+        'size = "huge"\nfullscreen = 1\nrotate = 45\ndim_after_minutes = -1\n'
+        'dim_percent = 12.5\nbacklight = 3\nbrightness = 5\n'))
+    config, problems = load_config(path)
+    assert sorted(problems) == sorted(f"{path}: {line}" for line in [
+        "language: 'xx' is not one of en, de, fr, it, ja; using 'en'",
+        "sound: must be true or false, not 'yes'; using True",
+        "volume: must be 0 to 100, not 101; using 60",
+        "unknown setting 'rotate' (ignored) (display settings go under [display])",
+        "display.size: must be like \"800x480\" (200 to 8192 pixels a side), not 'huge'; "
+        "using '800x480'",
+        "display.fullscreen: must be true or false, not 1; using False",
+        "display.rotate: 45 is not one of 0, 90, 180, 270; using 0",
+        "display.dim_after_minutes: must be 0 to 1440, not -1; using 0",
+        "display.dim_percent: must be a whole number, not 12.5; using 10",
+        "display.backlight: must be text in quotes, not 3; using ''",
+        "display.brightness: unknown setting (ignored)",
+    ])
+    assert config == Config(state_dir=config.state_dir, source=str(path))
+
+
+def test_a_language_not_translated_yet_says_so_and_plays_in_english(tmp_path):
+    path = write(tmp_path, 'language = "ja"\n')
+    config, problems = load_config(path)
+    assert config.language == "en"
+    assert problems == [f"{path}: language 'ja' is not translated yet; the game is in English"]
+
+
+def test_the_command_line_wins_over_the_settings_file(tmp_path, monkeypatch):
+    from clans_pi import cli
+
+    seen = []
+    monkeypatch.setattr("clans_pi.ui.run.play", lambda *a, **kw: seen.append(kw) or 0)
+    path = write(tmp_path, '[display]\nrotate = 90\nsize = "1024x600"\nfullscreen = true\n')
+    assert cli.main(["play", "--config", str(path)]) == 0
+    assert (seen[-1]["rotate"], seen[-1]["size"], seen[-1]["fullscreen"]) == (
+        90, (1024, 600), True)
+    assert cli.main(["play", "--config", str(path), "--rotate", "0", "--size", "640x400"]) == 0
+    assert (seen[-1]["rotate"], seen[-1]["size"]) == (0, (640, 400))
