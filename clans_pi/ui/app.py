@@ -25,6 +25,7 @@ from ..session import Seat, Session
 if TYPE_CHECKING:
     from ..hardware.seats import SeatDevices
     from ..persistence import GameStore
+    from ..watchdog import Notifier
 from .canvas import Canvas
 from .display import Display
 from .screens.base import Screen
@@ -52,6 +53,7 @@ class App:
         record: bool = False,
         devices: SeatDevices | None = None,
         store: GameStore | None = None,
+        notifier: Notifier | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -67,9 +69,11 @@ class App:
         self.session: Session | None = None
         self.seats: list[Seat] = []
         self.devices = devices  # seat buttons, LEDs and handhelds; None: screen peeks only
-        self.notice: tuple[str, int] | None = None
+        self.notice: tuple[str, int] | None = None  # the one showing, and until when
+        self._waiting: list[str] = []  # notices after it, each shown in turn
         self.store = store  # saves the game after every move; None: nothing is saved
         self._save_failed = False
+        self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -106,6 +110,9 @@ class App:
     def begin(self, session: Session, *, peeks: bool = True) -> None:
         self.session = session
         self.seats = list(session.seats)
+        log.info("game: %d players, %d moves played%s", session.num_seats, session.public().ply,
+                 "" if peeks else " (resumed)")
+        self._tell_status()
         self.save()
         if self.devices is not None:
             self.devices.deal(session)  # each device gets its own seat's clan, no other
@@ -152,6 +159,8 @@ class App:
             self.devices.results(self.session)
         if self.store is not None:
             self._store(lambda: self.store.finish(self.session))  # type: ignore[union-attr]
+        log.info("game over after %d moves", self.session.public().ply)
+        self._tell_status()
         self.show(RevealScreen(self, self.session))
 
     def rematch(self) -> None:
@@ -160,7 +169,12 @@ class App:
 
     def notify(self, text: str) -> None:
         """A short message for everyone over any screen (a handheld unplugged, a setting
-        that could not be used, ...), for a few seconds."""
+        that could not be used, ...), for a few seconds. Several wait their turn; the same
+        text twice in a row is shown once."""
+        if self.notice is not None:
+            if text != self.notice[0] and text not in self._waiting:
+                self._waiting.append(text)
+            return
         self.notice = (text, self.clock() + NOTICE_MS)
         self.dirty = self.full = True
 
@@ -190,6 +204,7 @@ class App:
     def after_move(self, events: Sequence[Event]) -> None:
         """Called after every completed move: the game is saved at once."""
         self.save()
+        self._tell_status()
 
     def after_undo(self) -> None:
         """Called after a move was taken back: saved too, so it stays taken back."""
@@ -210,6 +225,19 @@ class App:
                 self.notify(f"The game cannot be saved ({exc.strerror or exc}); "
                             "play goes on, but a power cut would lose it.")
             self._save_failed = True
+
+    def _status(self) -> str:
+        """A public one-liner for ``systemctl status clans-pi`` (never a clan: R22)."""
+        session = self.session
+        if session is None:
+            return "Waiting for players"
+        if session.is_over:
+            return f"Game over after {session.public().ply} moves"
+        return f"{session.num_seats} players, move {session.public().ply + 1}"
+
+    def _tell_status(self) -> None:
+        if self.notifier is not None:
+            self.notifier.status(self._status())
 
     def rules(self, back: Callable[[], None]) -> None:
         from .screens.rules import RulesScreen
@@ -354,6 +382,8 @@ class App:
         if self.notice is not None and now >= self.notice[1]:
             self.notice = None
             self.dirty = self.full = True
+            if self._waiting:
+                self.notify(self._waiting.pop(0))
 
     def _timeout(self) -> int | None:
         """Milliseconds until something needs the loop, or None to sleep until input."""
@@ -393,9 +423,13 @@ class App:
         """
         assert self.screen is not None
         self.redraw()
+        if self.notifier is not None:
+            self.notifier.ready(self._status())
         if first_frame_only:
             return
         while self.running:
+            if self.notifier is not None:
+                self.notifier.watchdog()  # sends at most every half watchdog interval
             events = pygame.event.get()
             for ev in events:
                 self.handle(ev)
