@@ -128,7 +128,7 @@ def test_play_with_seat_devices_configured_starts_off_a_pi(tmp_path):
                           timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.strip() == (f"clans-pi play: {config}: seats.3: 'laser' is not one of "
+    assert proc.stderr.strip() == (f"clans-pi: {config}: seats.3: 'laser' is not one of "
                                    "screen, gpio, handheld; this seat uses the screen")
 
 

@@ -79,6 +79,20 @@ def choose_driver(env: dict[str, str] | os._Environ[str]) -> str | None:
     return "kmsdrm"
 
 
+def check_driver(actual: str, wanted: str, chosen_by_user: bool) -> None:
+    """Refuse a driver that draws where nobody looks.
+
+    ``wanted`` is SDL_VIDEODRIVER as SDL saw it (ours or the user's). The service sets
+    kmsdrm: should SDL end up with another driver (an SDL build without kmsdrm, a newer SDL
+    that falls back), the screen would stay blank with no word why; this says why instead.
+    """
+    names = [n.strip() for n in wanted.split(",") if n.strip()]
+    if names and actual not in names:
+        raise pygame.error(f"SDL_VIDEODRIVER={wanted} but SDL chose {actual!r}")
+    if actual in INVISIBLE_DRIVERS and not chosen_by_user:
+        raise pygame.error(f"only SDL's {actual} driver works")
+
+
 def prepare_sdl() -> None:
     """SDL hints that must be set before the display starts.
 
@@ -103,10 +117,10 @@ class Display:
         drivers = choose_driver(os.environ)
         if drivers is not None:
             os.environ["SDL_VIDEODRIVER"] = drivers
+        wanted = os.environ.get("SDL_VIDEODRIVER", "")
         try:
             pygame.display.init()
-            if pygame.display.get_driver() in INVISIBLE_DRIVERS and not chosen_by_user:
-                raise pygame.error(f"only SDL's {pygame.display.get_driver()} driver works")
+            check_driver(pygame.display.get_driver(), wanted, chosen_by_user)
             if pygame.display.get_driver() == "x11":
                 # X11 can show our picture through shared memory. Without this SDL builds
                 # the window's surface on OpenGL, which loads Mesa (and LLVM with it on

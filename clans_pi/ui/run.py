@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import random
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -14,23 +16,35 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Session
+from ..watchdog import Notifier
 from .app import App
 from .display import Display, NoDisplayError
 from .options import RENDER_SCREENS
+
+log = logging.getLogger(__name__)
 
 
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
          config: Config | None = None, notices: list[str] | None = None,
          state_dir: Path | None = None) -> int:
-    """Open the display and run the game until the window closes."""
+    """Open the display and run the game until the window closes (or SIGTERM).
+
+    Under systemd it says READY=1 once the first frame is on the screen and keeps the
+    watchdog fed from the main loop (clans_pi/watchdog.py).
+    """
+    notifier = Notifier()
     try:
         display = Display(size, rotate=rotate, fullscreen=fullscreen)
     except NoDisplayError as exc:
+        notifier.status(f"No display: {exc}")
         raise ClansError(
             f"no display available ({exc}); run it on a desktop or on the Pi's console, "
             "or use --headless"
         ) from None
+    w, h = display.window.get_size()
+    log.info("display: SDL video driver %s, %dx%d%s, rotated %d", display.driver, w, h,
+             " full screen" if fullscreen else " window", rotate)
     devices = None
     if config is not None and (config.wants_gpio or config.wants_handhelds):
         from ..hardware.seats import SeatDevices
@@ -39,7 +53,10 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     store = GameStore(state_dir) if state_dir is not None else None
     try:
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
-                  store=store)
+                  store=store, notifier=notifier)
+        # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
+        # are switched off and closed below. The game itself was saved after its last move.
+        signal.signal(signal.SIGTERM, lambda _sig, _frame: app.quit())
         resumed = None
         if store is not None and load is None:
             resumed, problems = store.load(board, chart)
@@ -55,9 +72,13 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
             app.notify(text)
         app.run(first_frame_only=first_frame_only)
     finally:
+        notifier.stopping()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if devices is not None:
             devices.close()
         display.close()
+        notifier.close()
+    log.info("stopped")
     return 0
 
 

@@ -1,0 +1,100 @@
+"""The game as the Pi's service runs it: READY=1 after the first frame, the watchdog fed from
+the main loop, a clean stop on SIGTERM (systemctl stop), and the video driver checked."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pygame
+import pytest
+
+from clans_pi.ui.display import check_driver
+
+
+def test_the_driver_sdl_chose_must_be_one_that_was_asked_for():
+    check_driver("kmsdrm", "kmsdrm", True)
+    check_driver("x11", "wayland,x11", False)
+    check_driver("dummy", "dummy", True)  # tests, and people who ask for it
+    with pytest.raises(pygame.error, match="SDL_VIDEODRIVER=kmsdrm but SDL chose 'offscreen'"):
+        check_driver("offscreen", "kmsdrm", True)
+    with pytest.raises(pygame.error, match="only SDL's offscreen driver works"):
+        check_driver("offscreen", "", False)
+
+
+def _messages(sock: socket.socket, until: float) -> list[str]:
+    out = []
+    sock.settimeout(max(0.05, until - time.monotonic()))
+    try:
+        while True:
+            out.append(sock.recv(4096).decode())
+            sock.settimeout(0.05)
+    except (TimeoutError, BlockingIOError):
+        return out
+
+
+def test_under_systemd_ready_watchdog_and_a_clean_stop_on_sigterm(tmp_path):
+    address = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
+    env.pop("WATCHDOG_PID", None)
+    proc = subprocess.Popen([sys.executable, "-m", "clans_pi.cli", "play", "--state-dir",
+                             str(tmp_path / "state")], env=env, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        got: list[str] = []
+        deadline = time.monotonic() + 60
+        while got.count("WATCHDOG=1") < 3 and time.monotonic() < deadline:
+            got += _messages(sock, deadline)
+        assert got[0] == "READY=1\nSTATUS=Waiting for players", got
+        assert got.count("WATCHDOG=1") >= 3, got  # fed from the loop, not once
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        got += _messages(sock, time.monotonic() + 1)
+        assert got[-1] == "STOPPING=1"
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        sock.close()
+
+
+def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
+        tmp_path, monkeypatch, capsys):
+    """Each problem is on the screen in turn (and on standard error, the journal); the game
+    starts anyway with the defaults for those settings."""
+    from clans_pi import cli
+    from clans_pi.ui import app as app_module
+
+    shown: list[str] = []
+
+    def run(self, *, first_frame_only=False):
+        while self.notice is not None:
+            self.canvas.record = True
+            self.redraw()
+            # On the screen, not only kept: the banner and its words.
+            assert any(r.kind == "region" and r.name == "notice" for r in self.canvas.records)
+            words = " ".join(r.name for r in self.canvas.records if r.kind == "text")
+            assert self.notice[0].rsplit(":", 1)[1].strip() in words
+            shown.append(self.notice[0])
+            self._timers(self.notice[1])
+        self.quit()
+
+    monkeypatch.setattr(app_module.App, "run", run)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    config = tmp_path / "config.toml"
+    config.write_text('sound = "loud"\n[display]\nrotate = 45\n', encoding="utf-8")
+    assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    assert shown == [
+        f"{config}: sound: must be true or false, not 'loud'; using True",
+        f"{config}: display.rotate: 45 is not one of 0, 90, 180, 270; using 0",
+    ]
+    err = capsys.readouterr().err
+    assert all(line in err for line in shown)
