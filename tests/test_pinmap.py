@@ -242,3 +242,15 @@ def test_the_drawn_header_matches_gpiozero() -> None:
     wiring = _make_wiring()
     header = MockFactory().board_info.headers["J8"].pins
     assert {pin: info.name for pin, info in header.items()} == wiring.HEADER
+
+
+def test_no_pin_map_anywhere_says_where_it_looked_and_what_to_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As after a plain `pip install` (no installer, no checkout): neither file exists.
+    monkeypatch.setattr(pinmap_module, "SYSTEM_PATH", tmp_path / "etc" / "pinout.toml")
+    monkeypatch.setattr(pinmap_module, "DEFAULT_PATH", tmp_path / "site" / "pinout.toml")
+    with pytest.raises(PinMapError) as info:
+        load_pinmap()
+    message = str(info.value)
+    assert message.startswith("no pin map: neither ")
+    assert str(tmp_path / "etc" / "pinout.toml") in message and "pinout = " in message

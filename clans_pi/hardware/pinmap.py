@@ -88,7 +88,15 @@ def shown(path: Path) -> str:
 
 def load_pinmap(path: str | Path | None = None) -> PinMap:
     """Read and check a pin map; ``path`` None means :func:`default_path`."""
-    path = default_path() if path is None else Path(path)
+    if path is None:
+        path = default_path()
+        if not path.is_file():
+            # A pip install without the installer: the repository's file is not there.
+            raise PinMapError(
+                f"no pin map: neither {SYSTEM_PATH} nor {DEFAULT_PATH} exists; copy "
+                "hardware/pinout.toml from Clans Pi's source to /etc/clans-pi/, or set "
+                "pinout = \"/path/to/pinout.toml\" in the settings")
+    path = Path(path)
     name = shown(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
