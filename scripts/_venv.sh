@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/play and scripts/test: make sure .venv exists and matches pyproject.toml.
 # Idempotent: a second run with nothing changed installs nothing.
 # Usage: ensure_venv EXTRAS   (e.g. "dev" or "")
@@ -29,7 +30,7 @@ ensure_venv() {
     if [ "$have" != "$want" ] && ! { [ -z "$extras" ] && [ "${have%% *}" = "$hash" ]; }; then
         echo "clans-pi: installing into .venv (first run, or pyproject.toml changed)" >&2
         local spec="$root"
-        [ -n "$extras" ] && spec="$root[$extras]"
+        [ -n "$extras" ] && spec="${root}[${extras}]"
         "$root/.venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec" || {
             echo "clans-pi: pip install failed (see above); nothing else was changed" >&2
             return 1
