@@ -24,13 +24,14 @@ APT_PACKAGES=(
     # Japanese (and Chinese, Korean) text on screen.
     fonts-noto-cjk
 )
-GROUPS_WANTED=(video render input gpio dialout)
+GROUPS_WANTED=(video render input gpio dialout audio)
 USER_NAME=clans-pi
 STATE_DIR=/var/lib/clans-pi
 CACHE_DIR=/var/cache/clans-pi
 CONF_DIR=/etc/clans-pi
 UNIT=clans-pi.service
-RULES=99-clans-pi-handheld.rules
+HANDHELD_RULES=99-clans-pi-handheld.rules
+BACKLIGHT_RULES=90-clans-pi-backlight.rules
 # Copied to $PREFIX/src: enough to build and install the app, and this installer.
 SOURCE_ITEMS=(pyproject.toml README.md clans_pi hardware systemd
               scripts/install-pi.sh scripts/config.example.toml)
@@ -294,14 +295,21 @@ step_config() {
 }
 
 step_udev() {
-    install_file "$REPO/systemd/$RULES" "$(R "/etc/udev/rules.d/$RULES")" 0644
-    [ "$CHANGED" = 1 ] || return 0
+    local handheld backlight
+    install_file "$REPO/systemd/$HANDHELD_RULES" "$(R "/etc/udev/rules.d/$HANDHELD_RULES")" 0644
+    handheld=$CHANGED
+    install_file "$REPO/systemd/$BACKLIGHT_RULES" "$(R "/etc/udev/rules.d/$BACKLIGHT_RULES")" \
+        0644
+    backlight=$CHANGED
+    [ "$handheld" = 1 ] || [ "$backlight" = 1 ] || return 0
     if [ -z "$ROOT" ] && in_chroot; then
         echo "skipped in a chroot: udevadm control --reload"
-    else
-        system udevadm control --reload
-        system udevadm trigger --subsystem-match=tty
+        return 0
     fi
+    system udevadm control --reload
+    [ "$handheld" = 0 ] || system udevadm trigger --subsystem-match=tty
+    # The backlight rule acts on "add" events only; a plain trigger sends "change".
+    [ "$backlight" = 0 ] || system udevadm trigger --action=add --subsystem-match=backlight
 }
 
 step_unit() {
@@ -369,7 +377,8 @@ uninstall() {
     remove_path "$(R "/etc/systemd/system/$UNIT")"
     system systemctl daemon-reload
     system systemctl enable getty@tty1.service
-    remove_path "$(R "/etc/udev/rules.d/$RULES")"
+    remove_path "$(R "/etc/udev/rules.d/$HANDHELD_RULES")" \
+                "$(R "/etc/udev/rules.d/$BACKLIGHT_RULES")"
     if [ -z "$ROOT" ] && ! in_chroot; then
         system udevadm control --reload
     fi

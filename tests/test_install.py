@@ -27,6 +27,7 @@ CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=0123abcd-02 rootwai
 EXPECTED = {
     "etc/systemd/system/clans-pi.service": 0o644,
     "etc/udev/rules.d/99-clans-pi-handheld.rules": 0o644,
+    "etc/udev/rules.d/90-clans-pi-backlight.rules": 0o644,
     "etc/clans-pi/config.toml": 0o644,
     "etc/clans-pi/pinout.toml": 0o644,
     "opt/clans-pi/README.md": 0o644,
@@ -39,6 +40,7 @@ EXPECTED = {
 SAME_AS = {
     "etc/systemd/system/clans-pi.service": "systemd/clans-pi.service",
     "etc/udev/rules.d/99-clans-pi-handheld.rules": "systemd/99-clans-pi-handheld.rules",
+    "etc/udev/rules.d/90-clans-pi-backlight.rules": "systemd/90-clans-pi-backlight.rules",
     "etc/clans-pi/config.toml": "scripts/config.example.toml",
     "etc/clans-pi/pinout.toml": "hardware/pinout.toml",
     "opt/clans-pi/README.md": "README.md",
@@ -85,7 +87,9 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
     cmdline = (pi_root / "boot/firmware/cmdline.txt").read_text()
     assert cmdline == CMDLINE.rstrip("\n") + " consoleblank=0 vt.global_cursor_default=0\n"
     for skipped in ("apt-get install", "useradd", "systemctl enable clans-pi.service",
-                    "udevadm control", "-m venv --system-site-packages", "pip install"):
+                    "udevadm control", "udevadm trigger --subsystem-match=tty",
+                    "udevadm trigger --action=add --subsystem-match=backlight",
+                    "-m venv --system-site-packages", "pip install"):
         assert re.search(rf"^skipped in --root mode: .*{re.escape(skipped)}", out, re.M), skipped
     assert not (pi_root / "opt/clans-pi/.venv").exists()
 
@@ -99,6 +103,7 @@ def test_second_run_changes_nothing(pi_root):
                if not line.startswith(("unchanged: ", "skipped in --root mode: ", "done: "))]
     assert changes == []
     for rel in ("etc/systemd/system/clans-pi.service", "etc/clans-pi/config.toml",
+                "etc/udev/rules.d/90-clans-pi-backlight.rules",
                 "boot/firmware/cmdline.txt", "opt/clans-pi/src"):
         assert f"unchanged: {pi_root / rel}" in out, rel
 
@@ -131,6 +136,9 @@ def test_dry_run_creates_nothing(pi_root):
     out = install("--dry-run", "--root", pi_root).stdout
     assert snapshot(pi_root) == before
     assert "would: install -m 0644" in out and "clans-pi.service" in out
+    for rules in ("99-clans-pi-handheld.rules", "90-clans-pi-backlight.rules"):
+        assert re.search(rf"^would: install -m 0644 \S*/systemd/{rules} "
+                         rf"{re.escape(str(pi_root))}/etc/udev/rules\.d/{rules}$", out, re.M), rules
     assert f"would: set {pi_root}/boot/firmware/cmdline.txt to: " in out
     assert out.rstrip().endswith("dry run: nothing was changed")
 
@@ -142,6 +150,10 @@ def test_dry_run_needs_no_root_and_touches_no_system_path(tmp_path):
     assert "would: apt-get update" in out
     assert re.search(r"^would: .*systemctl enable clans-pi\.service", out, re.M) or \
         "unchanged: clans-pi.service enabled" in out
+    # The backlight rule acts on "add" only: a plain "change" trigger would not apply it.
+    assert "would: udevadm trigger --action=add --subsystem-match=backlight" in out or \
+        "skipped in a chroot: udevadm control --reload" in out or \
+        "unchanged: /etc/udev/rules.d/90-clans-pi-backlight.rules" in out
     allowed = ("would: ", "unchanged: ", "note: ", "skipped", "dry run: ", "copied: ")
     assert [ln for ln in out.splitlines() if not ln.startswith(allowed)] == []
     assert not [ln for ln in out.splitlines() if ln.startswith("copied: ")]
@@ -154,6 +166,7 @@ def test_uninstall_removes_what_it_installed_and_keeps_settings(pi_root):
     out = install("--uninstall", "--root", pi_root).stdout
     assert not (pi_root / "etc/systemd/system/clans-pi.service").exists()
     assert not (pi_root / "etc/udev/rules.d/99-clans-pi-handheld.rules").exists()
+    assert not (pi_root / "etc/udev/rules.d/90-clans-pi-backlight.rules").exists()
     assert not (pi_root / "opt/clans-pi").exists()
     assert (pi_root / "etc/clans-pi/config.toml").is_file()
     assert (pi_root / "var/lib/clans-pi/current.json").is_file()

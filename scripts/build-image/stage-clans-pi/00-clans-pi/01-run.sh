@@ -1,7 +1,7 @@
 #!/bin/bash -e
 # pi-gen runs this on the build host, in this directory: put the app's files into the
 # image's root file system with the installer's --root mode (the source in /opt/clans-pi/src,
-# the unit, the udev rule, /etc/clans-pi/config.toml and pinout.toml, cmdline.txt).
+# the unit, the udev rules, /etc/clans-pi/config.toml and pinout.toml, cmdline.txt).
 # The app comes from files/clans-pi (scripts/build-image/prepare.sh copies it there), or
 # from the checkout this stage lives in when pi-gen reads the stage from there.
 set -euo pipefail
