@@ -116,7 +116,7 @@ def test_what_the_unit_says():
     assert "SDL_VIDEODRIVER=kmsdrm" in service["Environment"]
     assert one["User"] == "clans-pi"
     assert set(one["SupplementaryGroups"].split()) == {"video", "render", "input", "gpio",
-                                                        "dialout"}
+                                                        "dialout", "audio"}
     assert (one["Type"], one["NotifyAccess"], one["WatchdogSec"]) == ("notify", "main", "30")
     assert (one["Restart"], one["RestartSec"]) == ("on-failure", "2")
     assert one["TTYPath"] == "/dev/tty1"
@@ -126,10 +126,43 @@ def test_what_the_unit_says():
     for key in ("PrivateDevices", "PrivateUsers", "PrivateNetwork"):
         assert key not in service
     allowed = {value.split()[0] for value in service["DeviceAllow"]}
-    assert {"char-drm", "char-input", "char-gpiochip", "char-ttyACM", "/dev/tty1"} <= allowed
+    assert {"char-drm", "char-input", "char-gpiochip", "char-ttyACM", "char-alsa",
+            "/dev/tty1"} <= allowed
     assert one["DevicePolicy"] == "closed"
     assert one["CapabilityBoundingSet"] == ""
     assert one["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK"]
     unit = {key: values for (section, key), values in s.items() if section == "Unit"}
     assert "getty@tty1.service" in unit["Conflicts"][0].split()
+    # DeviceAllow=char-alsa needs "alsa" in /proc/devices when the service starts.
+    assert "modprobe@snd.service" in " ".join(unit["Wants"]).split()
+    assert "modprobe@snd.service" in " ".join(unit["After"]).split()
     assert s[("Install", "WantedBy")] == ["multi-user.target"]
+
+
+def test_only_backlight_brightness_is_writable_in_sys():
+    """/sys stays read-only (ProtectKernelTunables=) except each known backlight's
+    brightness attribute, named through /sys/class/backlight (systemd follows the symlink)
+    and optional ("-"), so a Pi without that display still starts the game."""
+    s = _settings(UNIT.read_text(encoding="utf-8"))
+    assert s[("Service", "ProtectKernelTunables")] == ["yes"]
+    paths = [p for value in s[("Service", "ReadWritePaths")] for p in value.split()]
+    assert paths
+    for path in paths:
+        assert re.fullmatch(r"-/sys/class/backlight/[\w.:-]+/brightness", path), path
+    names = {path.split("/")[4] for path in paths}
+    assert {"rpi_backlight", "10-0045"} <= names
+
+
+def test_backlight_udev_rule():
+    """One rule: on "add" of a backlight, group video may write its brightness attribute;
+    the programs by absolute path; video is one of the service's groups."""
+    text = (ROOT / "systemd" / "90-clans-pi-backlight.rules").read_text(encoding="utf-8")
+    rules = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(rules) == 1
+    keys = [part.strip() for part in rules[0].split(", ")]
+    assert 'ACTION=="add"' in keys and 'SUBSYSTEM=="backlight"' in keys
+    runs = [k.removeprefix('RUN+="').removesuffix('"') for k in keys if k.startswith("RUN+=")]
+    assert runs == ["/usr/bin/chgrp video /sys%p/brightness",
+                    "/usr/bin/chmod g+w /sys%p/brightness"]
+    groups = _settings(UNIT.read_text(encoding="utf-8"))[("Service", "SupplementaryGroups")]
+    assert "video" in groups[-1].split()
