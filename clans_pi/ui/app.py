@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..hardware.seats import SeatDevices
     from ..persistence import GameStore
     from ..watchdog import Notifier
+    from .sound import Sounds
 from .canvas import Canvas
 from .display import Display
 from .screens.base import Screen
@@ -54,6 +55,7 @@ class App:
         devices: SeatDevices | None = None,
         store: GameStore | None = None,
         notifier: Notifier | None = None,
+        sounds: Sounds | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -74,6 +76,7 @@ class App:
         self.store = store  # saves the game after every move; None: nothing is saved
         self._save_failed = False
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
+        self.sounds = sounds  # None: silent
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -202,9 +205,12 @@ class App:
         self.running = False
 
     def after_move(self, events: Sequence[Event]) -> None:
-        """Called after every completed move: the game is saved at once."""
+        """Called after every completed move: the game is saved at once, and the move is
+        heard (its public events only: R22)."""
         self.save()
         self._tell_status()
+        if self.sounds is not None:
+            self.sounds.for_events(events)
 
     def after_undo(self) -> None:
         """Called after a move was taken back: saved too, so it stays taken back."""
@@ -338,6 +344,8 @@ class App:
         self._down_at = self.clock()
         self._down_pos = pos
         self._long_done = False
+        if self.sounds is not None:
+            self.sounds.play("tap")  # first: a move this press makes is heard after it
         screen = self.screen
         screen.partial = None
         screen.pointer_down(pos)

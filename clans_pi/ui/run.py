@@ -20,6 +20,7 @@ from ..watchdog import Notifier
 from .app import App
 from .display import Display, NoDisplayError
 from .options import RENDER_SCREENS
+from .sound import Sounds
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +52,11 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
 
         devices = SeatDevices.open(config)
     store = GameStore(state_dir) if state_dir is not None else None
+    settings = config or Config()
+    sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
     try:
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
-                  store=store, notifier=notifier)
+                  store=store, notifier=notifier, sounds=sounds)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
         signal.signal(signal.SIGTERM, lambda _sig, _frame: app.quit())
@@ -76,6 +79,7 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if devices is not None:
             devices.close()
+        sounds.close()
         display.close()
         notifier.close()
     log.info("stopped")
