@@ -357,3 +357,48 @@ def test_brightness_is_the_users_or_the_dim_level_and_a_touch_brings_back_the_us
         assert brightness_of(panel.path) == users
     finally:
         shutil.rmtree(root)
+
+
+# --- in the app -------------------------------------------------------------------------
+def test_the_app_dims_when_idle_and_the_waking_touch_does_nothing_else(panel):
+    """After the idle time the screen dims; the first touch only lights it (no
+    territory gets selected by it), the next touch plays; a seat's button wakes it too."""
+    import random
+
+    from clans_pi.session import Seat, Session
+    from tests.ui_helpers import BOARD, CHART, display_app, tap, territory_point
+
+    with display_app() as (app, clock):
+        app.dimmer = IdleDimmer(panel, dim_after_s=60, dim_percent=10, now_ms=clock())
+        session = Session.new([Seat("Ada"), Seat("Bo")], BOARD, CHART, random.Random(2))
+        app.begin(session, peeks=False)
+        app.pump()
+        assert app._timeout() <= MINUTE_MS  # the loop wakes up in time to dim
+        clock.advance(MINUTE_MS - 1)
+        app.pump()
+        assert brightness_of(panel.path) == 200
+        clock.advance(1)
+        app.pump()
+        assert brightness_of(panel.path) == round(255 * 0.10)
+        src = session.public().legal_moves[0].src
+        tap(app, territory_point(app, src))
+        assert brightness_of(panel.path) == 200 and app.screen.selected is None
+        tap(app, territory_point(app, src))
+        assert app.screen.selected == src
+        clock.advance(MINUTE_MS)
+        app.pump()
+        assert app.dimmer.dimmed
+        app.notify("Seat 2's handheld was unplugged")
+        assert not app.dimmer.dimmed and brightness_of(panel.path) == 200
+
+
+def test_dimming_asked_for_without_a_backlight_is_a_notice(monkeypatch, tmp_path):
+    from clans_pi.config import Config
+    from clans_pi.ui import run
+
+    monkeypatch.setattr(Backlight, "find", classmethod(lambda cls, root=None, name=None: None))
+    assert run._dimmer(Config(), tmp_path) == (None, None)  # not asked for: nothing said
+    dimmer, text = run._dimmer(Config(dim_after_minutes=5, backlight="dsi-1"), tmp_path)
+    assert dimmer is None
+    assert text == ("The screen cannot be dimmed: no backlight 'dsi-1' in /sys/class/backlight "
+                    "(display.dim_after_minutes is ignored).")

@@ -23,6 +23,7 @@ from ..rules.events import Event
 from ..session import Seat, Session
 
 if TYPE_CHECKING:
+    from ..hardware.backlight import IdleDimmer
     from ..hardware.seats import SeatDevices
     from ..persistence import GameStore
     from ..watchdog import Notifier
@@ -37,6 +38,9 @@ LONG_PRESS_MS = 550
 NOTICE_MS = 5000
 IDLE_POLL_MS = 20
 SLOP = 12  # pixels a finger may wander before a press is no longer a long press
+#: Input that counts as someone at the table (wakes a dimmed screen).
+WAKING_EVENTS = frozenset({pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN,
+                           pygame.MOUSEMOTION})
 
 
 class App:
@@ -56,6 +60,7 @@ class App:
         store: GameStore | None = None,
         notifier: Notifier | None = None,
         sounds: Sounds | None = None,
+        dimmer: IdleDimmer | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -77,6 +82,7 @@ class App:
         self._save_failed = False
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
         self.sounds = sounds  # None: silent
+        self.dimmer = dimmer  # dims the backlight when idle; None: never
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -174,6 +180,8 @@ class App:
         """A short message for everyone over any screen (a handheld unplugged, a setting
         that could not be used, ...), for a few seconds. Several wait their turn; the same
         text twice in a row is shown once."""
+        if self.dimmer is not None:
+            self.dimmer.activity(self.clock())  # a notice is worth seeing
         if self.notice is not None:
             if text != self.notice[0] and text not in self._waiting:
                 self._waiting.append(text)
@@ -195,6 +203,8 @@ class App:
     def _poll_devices(self, now: int) -> None:
         assert self.devices is not None and self.screen is not None
         for seat, kind in self.devices.poll(now):
+            if self.dimmer is not None:
+                self.dimmer.activity(now)  # a seat's button wakes the screen too
             self.screen.device_event(seat, kind)
             self.dirty = self.full = True
         for text in self.devices.take_notices():
@@ -296,6 +306,9 @@ class App:
         if screen is None:
             return
         t = ev.type
+        if (self.dimmer is not None and t in WAKING_EVENTS and not getattr(ev, "touch", False)
+                and self.dimmer.activity(self.clock()) and t != pygame.MOUSEMOTION):
+            return  # the touch that lights a dimmed screen does nothing else
         if t == pygame.QUIT:
             self.quit()
         elif t == pygame.KEYDOWN:
@@ -387,6 +400,8 @@ class App:
             self.dirty = self.full = True
         if screen.tick(now):
             self.dirty = self.full = True
+        if self.dimmer is not None:
+            self.dimmer.tick(now)
         if self.notice is not None and now >= self.notice[1]:
             self.notice = None
             self.dirty = self.full = True
@@ -405,6 +420,8 @@ class App:
             due.append(wake)
         if self.notice is not None:
             due.append(self.notice[1])
+        if self.dimmer is not None and (dim := self.dimmer.wakeup()) is not None:
+            due.append(dim)
         if not due:
             return None
         return max(1, min(due) - now)

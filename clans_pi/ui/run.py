@@ -11,6 +11,7 @@ from typing import Any
 import pygame
 
 from ..config import Config
+from ..hardware.backlight import Backlight, IdleDimmer
 from ..persistence import GameStore
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -54,9 +55,12 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     store = GameStore(state_dir) if state_dir is not None else None
     settings = config or Config()
     sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
+    dimmer, dim_problem = _dimmer(settings, state_dir)
     try:
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
-                  store=store, notifier=notifier, sounds=sounds)
+                  store=store, notifier=notifier, sounds=sounds, dimmer=dimmer)
+        if dim_problem:
+            app.notify(dim_problem)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
         signal.signal(signal.SIGTERM, lambda _sig, _frame: app.quit())
@@ -77,6 +81,8 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     finally:
         notifier.stopping()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if dimmer is not None:
+            dimmer.restore()  # full brightness for whatever comes after the game
         if devices is not None:
             devices.close()
         sounds.close()
@@ -84,6 +90,25 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         notifier.close()
     log.info("stopped")
     return 0
+
+
+def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, str | None]:
+    """The backlight dimmer the settings ask for (display.dim_after_minutes), or None; and a
+    notice when dimming was asked for but there is no backlight to dim."""
+    if config.dim_after_minutes <= 0:
+        return None, None
+    backlight = Backlight.find(name=config.backlight or None)
+    if backlight is None:
+        where = f"'{config.backlight}' " if config.backlight else ""
+        text = (f"The screen cannot be dimmed: no backlight {where}in /sys/class/backlight "
+                "(display.dim_after_minutes is ignored).")
+        log.warning("%s", text)
+        return None, text
+    log.info("dimming %s after %g minutes idle", backlight, config.dim_after_minutes)
+    memo = state_dir / "backlight" if state_dir is not None else None
+    return IdleDimmer(backlight, dim_after_s=config.dim_after_minutes * 60,
+                      dim_percent=config.dim_percent, now_ms=pygame.time.get_ticks(),
+                      memo=memo), None
 
 
 def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int], screen: str,
