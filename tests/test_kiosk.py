@@ -98,3 +98,18 @@ def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
     ]
     err = capsys.readouterr().err
     assert all(line in err for line in shown)
+
+
+def test_the_app_clock_runs_with_only_the_display_started():
+    """Regression: the app's clock was pygame.time.get_ticks(), which stays 0 until
+    pygame.init(); with only the display started, long presses, animations, notices and
+    the idle timers never saw time pass in the real game (tests pass a fake clock)."""
+    from tests.ui_helpers import BOARD, CHART, display_app
+
+    with display_app():
+        from clans_pi.ui.app import App
+
+        app = App(BOARD, CHART)
+        first = app.clock()
+        time.sleep(0.03)
+        assert app.clock() > first

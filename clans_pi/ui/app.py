@@ -43,6 +43,13 @@ WAKING_EVENTS = frozenset({pygame.FINGERDOWN, pygame.MOUSEBUTTONDOWN, pygame.KEY
                            pygame.MOUSEMOTION})
 
 
+def monotonic_ms() -> int:
+    """The app's clock. Not pygame.time.get_ticks(): that stays 0 until pygame.init() (or
+    a pygame Clock) starts SDL's timer, and the app only starts the display, so long
+    presses, animations and notices would never see time pass."""
+    return time.monotonic_ns() // 1_000_000
+
+
 class App:
     """The game on one display (or, with ``display`` None, on an off-screen surface)."""
 
@@ -69,7 +76,7 @@ class App:
         self.surface = display.surface if display is not None else pygame.Surface(size)
         self.size = self.surface.get_size()
         self.rng = rng or random.Random()
-        self.clock = clock or pygame.time.get_ticks
+        self.clock = clock or monotonic_ms
         self.record = record
         self.canvas = Canvas(self.surface, record=record)
         self.screen: Screen | None = None
@@ -402,6 +409,8 @@ class App:
             self.dirty = self.full = True
         if self.dimmer is not None:
             self.dimmer.tick(now)
+        if self.sounds is not None:
+            self.sounds.rest(now)
         if self.notice is not None and now >= self.notice[1]:
             self.notice = None
             self.dirty = self.full = True
