@@ -323,3 +323,41 @@ def test_the_app_sounds_a_move_by_touch_and_each_tap() -> None:
         finish_animation(app, clock)
         assert session.public().ply == 1 and picked == ["move"]
         assert heard == ["tap", "tap", "move"]
+
+
+def test_the_audio_device_rests_after_silence_and_wakes_for_the_next_sound() -> None:
+    """An idle game closes the device (SDL's audio thread would mix silence all the time)
+    and opens it again, same format, for the next sound."""
+    assert pygame.mixer.get_init() is None
+    sounds = Sounds.open(volume=0.5)
+    try:
+        fmt = pygame.mixer.get_init()
+        assert sounds.rest(1000) is False  # the silence starts being counted now
+        assert sounds.rest(1000 + sound.REST_MS - 1) is False
+        assert sounds.rest(1000 + sound.REST_MS) is True
+        assert pygame.mixer.get_init() is None and sounds.enabled
+        assert sounds.rest(99_999) is False  # already resting
+        sounds.play("tap")
+        assert pygame.mixer.get_init() == fmt
+        assert sounds._sounds["tap"].get_volume() == pytest.approx(0.5, abs=0.01)
+        assert sounds.rest(200_000) is False  # counting again from the sound
+    finally:
+        sounds.close()
+    assert pygame.mixer.get_init() is None
+
+
+def test_a_device_that_cannot_be_opened_again_leaves_the_game_silent(monkeypatch, caplog):
+    sounds = Sounds.open()
+    sounds.rest(0)
+    assert sounds.rest(sound.REST_MS)
+
+    def refuse(*args, **kwargs):
+        raise pygame.error("Audio device not available")
+
+    monkeypatch.setattr(pygame.mixer, "init", refuse)
+    sounds.play("move")  # no exception
+    assert not sounds.enabled
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "no sound any more: Audio device not available"]
+    sounds.play("move")
+    sounds.close()

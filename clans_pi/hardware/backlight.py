@@ -159,7 +159,7 @@ def _hint(error: OSError, name: str) -> str:
 class IdleDimmer:
     """Dims the backlight after ``dim_after_s`` seconds without activity; a touch wakes it.
 
-    Times are the caller's clock in milliseconds (``pygame.time.get_ticks()``), passed in
+    Times are the caller's clock in milliseconds (the app's ``monotonic_ms()``), passed in
     to every call; ``now_ms`` is the time the idle count starts from. ``dim_after_s`` of 0
     or less (or a ``backlight`` of None) disables dimming: :meth:`tick` never dims.
 

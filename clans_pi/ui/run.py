@@ -18,7 +18,7 @@ from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Session
 from ..watchdog import Notifier
-from .app import App
+from .app import App, monotonic_ms
 from .display import Display, NoDisplayError
 from .options import RENDER_SCREENS
 from .sound import Sounds
@@ -107,7 +107,7 @@ def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, 
     log.info("dimming %s after %g minutes idle", backlight, config.dim_after_minutes)
     memo = state_dir / "backlight" if state_dir is not None else None
     return IdleDimmer(backlight, dim_after_s=config.dim_after_minutes * 60,
-                      dim_percent=config.dim_percent, now_ms=pygame.time.get_ticks(),
+                      dim_percent=config.dim_percent, now_ms=monotonic_ms(),
                       memo=memo), None
 
 

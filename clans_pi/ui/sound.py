@@ -75,6 +75,7 @@ KIND: dict[type, str] = {
 FREQUENCY = 44100  # asked for; the device may change it (see get_init)
 CHANNELS = 2
 BUFFER = 512  # samples: ~12 ms of latency at 44.1 kHz
+REST_MS = 5000  # silence after which the audio device is closed until the next sound
 ATTACK = 0.003  # seconds of linear fade-in of every tone
 RELEASE = 0.012  # seconds of linear fade-out at the end of every tone
 LOOP = 512  # samples of each tone computed with sin() (see _tone)
@@ -254,9 +255,17 @@ class Sounds:
     audio device could be opened. Make one with :meth:`open`; the constructor takes ready
     pygame Sounds (or stand-ins, in tests) by name."""
 
-    def __init__(self, sounds: dict[str, Any] | None = None, *, owns_mixer: bool = False):
+    def __init__(self, sounds: dict[str, Any] | None = None, *, owns_mixer: bool = False,
+                 raw: dict[str, bytes] | None = None, mixer_format: tuple[int, int, int] = (
+                     FREQUENCY, -16, CHANNELS), volume: float = 0.6):
         self._sounds: dict[str, Any] = sounds or {}
         self._owns_mixer = owns_mixer
+        # To wake the mixer after a rest (see :meth:`rest`): the samples and their format.
+        self._raw = raw or {}
+        self._format = mixer_format
+        self._volume = volume
+        self._asleep = False
+        self._last_ms: int | None = None
 
     @classmethod
     def open(cls, enabled: bool = True, volume: float = 0.6) -> Sounds:
@@ -287,20 +296,59 @@ class Sounds:
                 pygame.mixer.quit()
             return cls()
         log.info("sound on: %d Hz, format %d, %d channel(s)", frequency, fmt, channels)
-        return cls(sounds, owns_mixer=owns)
+        return cls(sounds, owns_mixer=owns, raw=raw, mixer_format=(frequency, fmt, channels),
+                   volume=volume)
 
     @property
     def enabled(self) -> bool:
-        """True when sounds really play."""
+        """True when sounds really play (also while the device rests between them)."""
         return bool(self._sounds)
 
     def play(self, name: str) -> None:
         """Play sound ``name`` (one of NAMES); an unknown name is a ValueError."""
         if name not in SPECS:
             raise ValueError(f"no sound named {name!r}; there are {', '.join(NAMES)}")
+        if self._asleep:
+            self._wake()
         sound = self._sounds.get(name)
         if sound is not None:
             sound.play()
+            self._last_ms = None  # :meth:`rest` counts from its next call
+
+    def rest(self, now_ms: int) -> bool:
+        """Close the audio device after REST_MS of silence; the next :meth:`play` opens it
+        again (about as quick as a frame). Call it every loop turn. An open device keeps
+        SDL's audio thread mixing silence every few milliseconds, which is most of an idle
+        game's CPU time. Returns True when it closed the device now."""
+        if not self._owns_mixer or self._asleep or not self._sounds:
+            return False
+        if self._last_ms is None:
+            self._last_ms = now_ms
+            return False
+        if now_ms - self._last_ms < REST_MS or pygame.mixer.get_busy():
+            return False
+        self._sounds = {name: None for name in self._sounds}  # the pygame Sounds go too
+        pygame.mixer.quit()
+        self._asleep = True
+        return True
+
+    def _wake(self) -> None:
+        frequency, fmt, channels = self._format
+        self._asleep = False
+        try:
+            pygame.mixer.init(frequency=frequency, size=fmt, channels=channels, buffer=BUFFER)
+            if pygame.mixer.get_init() != self._format:
+                raise pygame.error(f"the audio device changed to {pygame.mixer.get_init()}")
+            self._sounds = {name: pygame.mixer.Sound(buffer=data)
+                            for name, data in self._raw.items()}
+            for sound in self._sounds.values():
+                sound.set_volume(self._volume)
+        except (pygame.error, NotImplementedError, ValueError, OSError) as exc:
+            log.warning("no sound any more: %s", str(exc) or type(exc).__name__)
+            self._sounds = {}
+            if pygame.mixer.get_init() is not None:
+                pygame.mixer.quit()
+            self._owns_mixer = False
 
     def for_events(self, events: Sequence[Event]) -> str | None:
         """Play the one sound for a completed move's public events (the most significant:
@@ -316,4 +364,5 @@ class Sounds:
         self._sounds = {}
         if self._owns_mixer:
             self._owns_mixer = False
-            pygame.mixer.quit()
+            if not self._asleep:
+                pygame.mixer.quit()
