@@ -193,6 +193,7 @@ def _play(args: argparse.Namespace) -> int:
         for line in problems:
             log.warning("%s", line)  # to the journal; shown on the screen too
         state_dir = Path(args.state_dir) if args.state_dir else config.state_dir
+        config.state_dir = state_dir  # handheld pairings live beside the saved game
         # The command line wins over the settings file.
         return play(board, chart, size=args.size or config.size,
                     fullscreen=config.fullscreen if args.fullscreen is None else True,

@@ -124,5 +124,8 @@ def test_the_command_line_wins_over_the_settings_file(tmp_path, monkeypatch):
     assert cli.main(["play", "--config", str(path)]) == 0
     assert (seen[-1]["rotate"], seen[-1]["size"], seen[-1]["fullscreen"]) == (
         90, (1024, 600), True)
-    assert cli.main(["play", "--config", str(path), "--rotate", "0", "--size", "640x400"]) == 0
+    assert cli.main(["play", "--config", str(path), "--rotate", "0", "--size", "640x400",
+                     "--state-dir", str(tmp_path / "saves")]) == 0
     assert (seen[-1]["rotate"], seen[-1]["size"]) == (0, (640, 400))
+    # The handhelds' pairings are kept where the game is saved.
+    assert seen[-1]["state_dir"] == seen[-1]["config"].state_dir == tmp_path / "saves"
