@@ -154,13 +154,20 @@ class _Reader:
             default = "x".join(map(str, default))
         self.problems.append(f"{self.path}: {prefix}{key}: {why}; using {default!r}")
 
-    def flag(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
+    def _typed(self, key: str, data: dict[str, Any], prefix: str, kind: type,
+               want: str) -> None:
         if key in data:
             value = data[key]
-            if isinstance(value, bool):
+            if isinstance(value, kind):
                 setattr(self.config, key, value)
             else:
-                self._bad(prefix, key, f"must be true or false, not {value!r}")
+                self._bad(prefix, key, f"must be {want}, not {value!r}")
+
+    def flag(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
+        self._typed(key, data, prefix, bool, "true or false")
+
+    def text(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
+        self._typed(key, data, prefix, str, "text in quotes")
 
     def choice(self, key: str, data: dict[str, Any], allowed: tuple[Any, ...],
                prefix: str = "") -> None:
@@ -184,14 +191,6 @@ class _Reader:
                 self._bad(prefix, key, f"must be {low} to {high}, not {value!r}")
             else:
                 setattr(self.config, key, value)
-
-    def text(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
-        if key in data:
-            value = data[key]
-            if isinstance(value, str):
-                setattr(self.config, key, value)
-            else:
-                self._bad(prefix, key, f"must be text in quotes, not {value!r}")
 
     def size(self, key: str, data: dict[str, Any]) -> None:
         if key in data:
