@@ -419,8 +419,12 @@ def test_garbage_and_corrupt_frames_are_counted_and_ignored(fw) -> None:
     rig.hand.feed(bytes(rng.randrange(256) for _ in range(5000)) + b"\x00")
     rig.hand.feed(b"\x03" * 10 + b"\x00")  # Ctrl-C is only data
     rig.hand.feed(b"\x01" * 500 + b"\x00")
-    rig.hand.feed(protocol.encode(protocol.SHOW, 201, b"\x07"))  # a sound frame, bad body
-    rig.hand.feed(protocol.encode(protocol.RESULT, 202, b"\x00\x05\x01"))
+    # Sequence numbers the host has not used: a seq the handheld already saw is dropped as
+    # a duplicate before its body is read (the host's first seq is random).
+    seen = {entry[0] for entry in rig.hand.link._seen}
+    a, b = [seq for seq in range(201, 256) if seq not in seen][:2]
+    rig.hand.feed(protocol.encode(protocol.SHOW, a, b"\x07"))  # a sound frame, bad body
+    rig.hand.feed(protocol.encode(protocol.RESULT, b, b"\x00\x05\x01"))
     rig.hand.feed("not bytes")  # type: ignore[arg-type]
     assert rig.hand.clan == 1  # nothing of that changed the clan
     assert rig.hand.result is None
