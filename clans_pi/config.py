@@ -30,7 +30,9 @@ SEAT_KINDS = ("screen", "gpio", "handheld")
 #: Languages the rulebooks came in; the on-screen text exists in English only so far.
 LANGUAGES = ("en", "de", "fr", "it", "ja")
 TRANSLATED = ("en",)
-TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "seats")
+TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "computer",
+             "seats")
+COMPUTER_KEYS = ("think_seconds", "hints")
 DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
                 "backlight")
 DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
@@ -68,6 +70,8 @@ class Config:
     dim_after_minutes: float = 0  # 0: the backlight is never dimmed
     dim_percent: int = 10
     backlight: str = ""  # a /sys/class/backlight name; "": the first one found
+    think_seconds: float = 1.0  # a Hard computer player's time per move (others less)
+    hints: bool = False  # a Hint button for human players
     source: str = "defaults"
 
     def seat_kind(self, seat: int) -> str:
@@ -108,7 +112,9 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
         return config, [f"{path}: not valid TOML ({exc}); using the defaults"]
     problems: list[str] = []
     for key in sorted(set(data) - set(TOP_LEVEL)):
-        hint = " (display settings go under [display])" if key in DISPLAY_KEYS else ""
+        hint = (" (display settings go under [display])" if key in DISPLAY_KEYS else
+                " (computer player settings go under [computer])" if key in COMPUTER_KEYS
+                else "")
         problems.append(f"{path}: unknown setting '{key}' (ignored){hint}")
     _read_seats(data.get("seats", {}), config, path, problems)
     for key in ("pinout", "state_dir"):
@@ -139,6 +145,14 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     read.number("dim_after_minutes", display, 0, 24 * 60, prefix="display.")
     read.number("dim_percent", display, 0, 100, integer=True, prefix="display.")
     read.text("backlight", display, "display.")
+    computer = data.get("computer", {})
+    if not isinstance(computer, dict):
+        problems.append(f"{path}: [computer] must be a table (a [computer] line, then keys)")
+        return config, problems
+    for key in sorted(set(computer) - set(COMPUTER_KEYS)):
+        problems.append(f"{path}: computer.{key}: unknown setting (ignored)")
+    read.number("think_seconds", computer, 0.1, 30, prefix="computer.")
+    read.flag("hints", computer, "computer.")
     return config, problems
 
 

@@ -129,3 +129,17 @@ def test_the_command_line_wins_over_the_settings_file(tmp_path, monkeypatch):
     assert (seen[-1]["rotate"], seen[-1]["size"]) == (0, (640, 400))
     # The handhelds' pairings are kept where the game is saved.
     assert seen[-1]["state_dir"] == seen[-1]["config"].state_dir == tmp_path / "saves"
+
+
+def test_computer_player_settings(tmp_path):
+    config, problems = load_config(write(tmp_path, '[computer]\nthink_seconds = 2.5\n'
+                                                   'hints = true\n'))
+    assert problems == [] and (config.think_seconds, config.hints) == (2.5, True)
+    path = write(tmp_path, 'hints = true\n[computer]\nthink_seconds = 0\nlevel = "hard"\n')
+    config, problems = load_config(path)
+    assert sorted(problems) == sorted(f"{path}: {line}" for line in [
+        "unknown setting 'hints' (ignored) (computer player settings go under [computer])",
+        "computer.think_seconds: must be 0.1 to 30, not 0; using 1.0",
+        "computer.level: unknown setting (ignored)",
+    ])
+    assert (config.think_seconds, config.hints) == (1.0, False)
