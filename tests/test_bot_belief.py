@@ -1,0 +1,329 @@
+"""What a bot believes about the others' secret clans (clans_pi/bots/belief.py): a
+probability distribution over the assignments a player cannot rule out (R6), updated from
+public moves only (R22), certain at the reveal (R20).
+
+DEFAULT_BETA was measured with whole games (see belief.py): the top guess at the end is
+right far above chance (25 % for one other player) against players who play by the
+heuristic, and about at chance, with about chance confidence, against random movers. Two
+tests here check both on a few seeded games.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clans_pi.bots.base import assignments
+from clans_pi.bots.belief import Belief, BeliefTracker, move_evidence
+from clans_pi.bots.heuristic import best_order, clan_values
+from clans_pi.bots.random_mover import RandomMover
+from clans_pi.rules import record
+from clans_pi.rules.constants import CLAN_INDEX, CLANS
+from clans_pi.rules.moves import Move
+from clans_pi.rules.setup import deal
+from clans_pi.rules.state import GameState
+from tests.rules_helpers import BOARD, CHART
+
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(0, 2**32 - 1)
+player_counts = st.integers(2, 4)
+
+
+def new_game(seed: int, num_players: int, clans: tuple[str, ...] | None = None) -> GameState:
+    """A dealt game; ``clans`` replaces the dealt secret clans (same huts, same order)."""
+    state = deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
+    if clans is None:
+        return state
+    huts = [CLANS[c] for c in state.initial_huts]
+    return GameState(BOARD, CHART, state.players, clans, huts)
+
+
+def greedy(state: GameState) -> Move:
+    """The move the heuristic likes best for the mover's clan, in the best order (R11)."""
+    clan = state.clan_of(state.current_player)
+    moves = state.legal_moves()
+    values = clan_values(state, moves)
+    c = CLAN_INDEX[clan]
+    move = max(zip(moves, values, strict=True), key=lambda mv: mv[1][c])[0]
+    return move.with_order(best_order(state, move, clan))
+
+
+def assert_distribution(belief: Belief) -> None:
+    assert len(belief.probs) == len(belief.hypotheses) == {2: 4, 3: 12, 4: 24}[belief.num_players]
+    assert sum(belief.probs) == pytest.approx(1.0)
+    assert all(p >= 0.0 for p in belief.probs)
+    for player, clans in belief.marginals().items():
+        assert player != belief.viewer
+        assert list(clans) == list(CLANS)
+        assert sum(clans.values()) == pytest.approx(1.0)
+        assert clans[belief.own_clan] == 0.0
+
+
+# ---------------------------------------------------------------- a distribution (R6)
+
+
+@SETTINGS
+@given(seed=seeds, num_players=player_counts, data=st.data())
+def test_r6_belief_stays_a_distribution_and_learns_from_the_others_moves(seed, num_players, data):
+    state = new_game(seed, num_players)
+    viewer = data.draw(st.integers(0, num_players - 1))
+    belief = Belief(num_players, viewer, state.clan_of(viewer))
+    uniform = belief.probs[:]
+    mover = RandomMover(seed)
+    while not state.is_over:
+        move = mover.choose(state)
+        belief.update(state, move)
+        state.play(move)
+        assert_distribution(belief)
+        # Only facts rule a hypothesis out; moves are never facts about clans.
+        assert all(p > 0.0 for p in belief.probs)
+    assert belief.probs != pytest.approx(uniform)
+
+
+def test_r6_a_player_s_own_clan_is_never_given_to_another():
+    for n in (2, 3, 4):
+        for viewer in range(n):
+            belief = Belief(n, viewer, "green")
+            assert (
+                len(set(belief.hypotheses))
+                == len(belief.hypotheses)
+                == len(assignments(n, viewer, "green"))
+            )
+            for h in belief.hypotheses:
+                assert h[viewer] == "green"
+                assert len(set(h)) == n  # every player a different clan (R6)
+            rng = random.Random(n * 10 + viewer)
+            for _ in range(50):
+                h = belief.sample(rng)
+                assert h[viewer] == "green" and h.count("green") == 1
+            assert all(m["green"] == 0.0 for m in belief.marginals().values())
+
+
+def test_the_viewer_s_own_moves_do_not_move_the_belief():
+    state = new_game(5, 3)
+    belief = Belief(3, 0, state.clan_of(0))
+    mover = RandomMover(5)
+    changed = 0
+    while not state.is_over:
+        move = mover.choose(state)
+        before = belief.probs[:]
+        belief.update(state, move)
+        if state.current_player == 0:
+            assert belief.probs == before
+        else:
+            changed += belief.probs != before
+        state.play(move)
+    assert changed > 10
+
+
+def test_zero_stays_zero():
+    state = new_game(11, 3)
+    belief = Belief(3, 1, state.clan_of(1))
+    belief.probs = [0.0] * 6 + [1 / 6] * 6  # ruled out by something the bot was told
+    mover = RandomMover(11)
+    for _ in range(30):
+        move = mover.choose(state)
+        belief.update(state, move)
+        state.play(move)
+    assert belief.probs[:6] == [0.0] * 6
+    assert sum(belief.probs) == pytest.approx(1.0)
+
+
+def test_r20_reveal_makes_the_belief_certain_and_refuses_the_impossible():
+    belief = Belief(3, 0, "red")
+    belief.reveal(("red", "black", "blue"))
+    assert belief.marginals() == {
+        1: {"red": 0.0, "blue": 0.0, "green": 0.0, "yellow": 0.0, "black": 1.0},
+        2: {"red": 0.0, "blue": 1.0, "green": 0.0, "yellow": 0.0, "black": 0.0},
+    }
+    assert belief.sample(random.Random(0)) == ("red", "black", "blue")
+    with pytest.raises(ValueError, match=r"player 0 is red"):
+        belief.reveal(("blue", "black", "red"))
+    with pytest.raises(ValueError, match="cannot be"):
+        belief.reveal(("red", "black", "black"))
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="2 to 4"):
+        Belief(5, 0, "red")
+    with pytest.raises(ValueError, match="viewer 2"):
+        Belief(2, 2, "red")
+    with pytest.raises(ValueError, match="unknown clan"):
+        Belief(2, 0, "white")
+    state = new_game(1, 2)
+    with pytest.raises(ValueError, match="not legal"):
+        move_evidence(state, Move(0, 0))
+
+
+# ------------------------------------------------------------------- reading the moves
+
+
+@pytest.mark.parametrize("clan", CLANS)
+def test_a_player_who_plays_for_their_clan_is_found_out(clan):
+    # Player 1 always makes the heuristic's best move for their clan (and best order).
+    viewer_clan = CLANS[(CLAN_INDEX[clan] + 1) % 5]
+    state = new_game(CLAN_INDEX[clan], 2, clans=(viewer_clan, clan))
+    belief = Belief(2, 0, viewer_clan)
+    mover = RandomMover(3)
+    while not state.is_over:
+        move = mover.choose(state) if state.current_player == 0 else greedy(state)
+        belief.update(state, move)
+        state.play(move)
+    guess = belief.marginals()[1]
+    assert max(guess, key=guess.get) == clan
+    assert guess[clan] > 0.9
+
+
+def test_r22_the_belief_about_random_movers_stays_close_to_chance():
+    """No false confidence: about players whose moves fit no clan, the belief at the end
+    puts on its top guess not much more than chance (1/4) on average."""
+    top = []
+    for seed in range(8):
+        state = new_game(seed, 2)
+        belief = Belief(2, 0, state.clan_of(0))
+        mover = RandomMover(seed)
+        while not state.is_over:
+            move = mover.choose(state)
+            belief.update(state, move)
+            state.play(move)
+        top.append(max(belief.marginals()[1].values()))
+    assert sum(top) / len(top) < 0.45
+
+
+def test_players_who_play_for_their_clans_are_mostly_found_out():
+    """Three players of a 4-player game play the heuristic (greedy); the viewer moves at
+    random. The top guess about each is right far more often than chance (1/4)."""
+    right = total = 0
+    for seed in range(4):
+        state = new_game(100 + seed, 4)
+        belief = Belief(4, 0, state.clan_of(0))
+        mover = RandomMover(seed)
+        while not state.is_over:
+            move = mover.choose(state) if state.current_player == 0 else greedy(state)
+            belief.update(state, move)
+            state.play(move)
+        for player, guess in belief.marginals().items():
+            right += max(guess, key=guess.get) == state.clan_of(player)
+            total += 1
+    assert right >= total - 2
+
+
+# ----------------------------------------------------------------------------- tracker
+
+
+def observations(seed: int, num_players: int, viewer: int) -> list:
+    """``viewer``'s observation before every move of a random game and at its end."""
+    state = new_game(seed, num_players)
+    mover = RandomMover(seed + 1)
+    out = [state.observation(viewer)]
+    while not state.is_over:
+        state.play(mover.choose(state))
+        out.append(state.observation(viewer))
+    return out
+
+
+def from_scratch(obs) -> Belief:
+    return BeliefTracker(BOARD, CHART).update(obs)
+
+
+def replayed(views: list) -> list[list[float]]:
+    """The belief's probabilities after each prefix of the last observation's moves, by
+    plain :meth:`Belief.update` calls on a game replayed move by move."""
+    last = views[-1]
+    viewer = last.viewer
+    state = GameState(
+        BOARD,
+        CHART,
+        last.players,
+        assignments(len(last.players), viewer, last.own_clan)[0],
+        last.initial_huts,
+    )
+    belief = Belief(len(last.players), viewer, last.own_clan)
+    out = [belief.probs[:]]
+    for move in last.moves:
+        belief.update(state, move)
+        state.play(move)
+        out.append(belief.probs[:])
+    return out
+
+
+@SETTINGS
+@given(seed=seeds, num_players=player_counts, data=st.data())
+def test_tracker_step_by_step_equals_a_full_replay_and_follows_an_undo(seed, num_players, data):
+    viewer = data.draw(st.integers(0, num_players - 1))
+    views = observations(seed, num_players, viewer)[:-1]  # before the end (no reveal)
+    expected = replayed(views)
+    tracker = BeliefTracker(BOARD, CHART)
+    # Every observation in turn, or jumps of several moves.
+    stride = data.draw(st.integers(1, 5))
+    for obs in views[::stride]:
+        assert tracker.update(obs).probs == expected[obs.ply]
+    # An undo: a shorter history than the tracker saw.
+    back = views[data.draw(st.integers(0, len(views) - 1))]
+    assert tracker.update(back).probs == expected[back.ply] == from_scratch(back).probs
+    assert tracker.update(views[-1]).probs == expected[-1]
+
+
+def test_tracker_follows_an_undo_that_played_another_move():
+    state = new_game(21, 3)
+    mover = RandomMover(21)
+    for _ in range(10):
+        state.play(mover.choose(state))
+    tracker = BeliefTracker(BOARD, CHART)
+    played = tracker.update(state.observation(2))
+    undone = state.pop()
+    other = next(m for m in state.legal_moves() if (m.src, m.dst) != (undone.src, undone.dst))
+    state.play(other.with_order(state.founds(other) or None))
+    branch = state.observation(2)
+    assert tracker.update(branch).probs == from_scratch(branch).probs != played.probs
+
+
+def test_tracker_starts_again_for_another_game_or_viewer():
+    tracker = BeliefTracker(BOARD, CHART)
+    a = observations(1, 3, 0)[20]
+    b = observations(2, 3, 0)[20]
+    c = observations(1, 3, 1)[20]
+    for obs in (a, b, c, a):
+        belief = tracker.update(obs)
+        assert (belief.viewer, belief.own_clan) == (obs.viewer, obs.own_clan)
+        assert belief.probs == from_scratch(obs).probs
+    with pytest.raises(ValueError, match="public view"):
+        tracker.update(new_game(1, 2).observation(None))
+
+
+def test_r20_tracker_reveals_the_clans_at_the_end():
+    views = observations(4, 3, 2)
+    end = views[-1]
+    assert end.revealed_clans is not None
+    belief = BeliefTracker(BOARD, CHART).update(end)
+    assert belief.most_likely() == end.revealed_clans
+    assert max(belief.probs) == 1.0
+
+
+@SETTINGS
+@given(seed=seeds, num_players=player_counts, data=st.data())
+def test_r22_the_belief_depends_only_on_what_the_viewer_may_know(seed, num_players, data):
+    """Two games with the same deal of huts and the same moves, the viewer's clan the same,
+    the others' secret clans different: the same observation, hence the same belief."""
+    state = new_game(seed, num_players)
+    mover = RandomMover(seed)
+    plies = data.draw(st.integers(0, 40))
+    while not state.is_over and state.ply < plies:
+        state.play(mover.choose(state))
+    if state.is_over:
+        state.pop()  # compare before the reveal (R20)
+    viewer = data.draw(st.integers(0, num_players - 1))
+    others = data.draw(st.sampled_from(assignments(num_players, viewer, state.clan_of(viewer))))
+    data_ = record.to_record(state)
+    data_["clans"] = list(others)
+    twin = record.replay(data_, BOARD, CHART)
+    assert twin.moves == state.moves
+    assert twin.observation(viewer) == state.observation(viewer)
+    a = BeliefTracker(BOARD, CHART).update(state.observation(viewer))
+    b = BeliefTracker(BOARD, CHART).update(twin.observation(viewer))
+    assert a.probs == b.probs
+    assert a.marginals() == b.marginals()
