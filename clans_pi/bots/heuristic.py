@@ -51,8 +51,8 @@ __all__ = [
     "softmax",
 ]
 
-#: How good a move is for a player of each clan, in CLANS order.
-Values = tuple[float, float, float, float, float]
+#: How good a move is for a player of each clan: five numbers, in CLANS order.
+Values = tuple[float, ...]
 
 #: Weight of the change in potential against points scored now.
 POSITION_WEIGHT = 1.0
@@ -120,7 +120,7 @@ def _best_per_clan(options: list[tuple[tuple[int, ...] | None, Values]]) -> Valu
     if len(options) == 1:
         return options[0][1]
     vals = [v for _, v in options]
-    return tuple(max(v[c] for v in vals) for c in range(NUM_CLANS))  # type: ignore[return-value]
+    return tuple(max(v[c] for v in vals) for c in range(NUM_CLANS))
 
 
 def _relative(d0: float, d1: float, d2: float, d3: float, d4: float, common: float) -> Values:
@@ -160,7 +160,17 @@ def _terrain_outlook(state: GameState) -> list[tuple[float, float]]:
 class _View:
     """One position read once: huts, live territories, live neighbours, potentials."""
 
-    __slots__ = ("alive", "degree", "huts", "nbrs", "outlook", "pot", "state", "terrain")
+    __slots__ = (
+        "_all_gone",
+        "alive",
+        "degree",
+        "huts",
+        "nbrs",
+        "outlook",
+        "pot",
+        "state",
+        "terrain",
+    )
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -178,20 +188,27 @@ class _View:
             self.potential(self.huts[t], self.degree[t], self.terrain[t]) if alive[t] else zero
             for t in range(n)
         ]
+        self._all_gone: list[float] | None = None
+
+    def all_gone(self) -> list[float]:
+        """Per clan, the change in potential when every territory's potential goes (the
+        game ends, R18/R19)."""
+        if self._all_gone is None:
+            self._all_gone = [-sum(p[c] for p in self.pot) for c in range(NUM_CLANS)]
+        return self._all_gone
 
     def potential(self, h: tuple[int, ...], degree: int, terrain: int) -> Values:
         """Per clan: what a territory holding ``h`` with ``degree`` live neighbours is worth
         to each clan present, weighted by how soon it may be founded."""
         h0, h1, h2, h3, h4 = h
+        q: tuple[float, ...]
         n = h0 + h1 + h2 + h3 + h4
         present = (h0 > 0) + (h1 > 0) + (h2 > 0) + (h3 > 0) + (h4 > 0)
         if present == 5:  # R12.2: strife takes the single huts
             n -= (h0 == 1) + (h1 == 1) + (h2 == 1) + (h3 == 1) + (h4 == 1)
             q = (h0 > 1, h1 > 1, h2 > 1, h3 > 1, h4 > 1)
         elif present == 4:  # a fifth clan arriving would take the single huts
-            q = tuple(  # type: ignore[assignment]
-                (1.0 - STRIFE_RISK) if x == 1 else float(x > 0) for x in h
-            )
+            q = tuple((1.0 - STRIFE_RISK) if x == 1 else float(x > 0) for x in h)
         else:
             q = (h0 > 0, h1 > 0, h2 > 0, h3 > 0, h4 > 0)
         mul, add = self.outlook[terrain]
@@ -257,7 +274,6 @@ class _View:
                 r = -1.0 if degree[u] == 1 else _RISE
                 for c in range(NUM_CLANS):
                     pos[c] += r * pot[u][c]
-        ended_pos = [-sum(p[c] for p in pot) for c in range(NUM_CLANS)]
         out = []
         for order in state.village_orders(move):
             state.push(move.with_order(order))
@@ -265,7 +281,7 @@ class _View:
                 points = state.clan_points
                 chips = sum(state.chips) - chips_before
                 # After the last village nothing is "later": every potential is gone (R18).
-                later = ended_pos if state.is_over else pos
+                later = self.all_gone() if state.is_over else pos
             finally:
                 state.pop()
             w = POSITION_WEIGHT
