@@ -28,7 +28,9 @@ from .rules.setup import deal
 from .rules.state import GameState
 
 HUMAN = "human"
-SEAT_KINDS = (HUMAN,)  # computer players join here once bots exist
+#: Computer players, weakest first: the bots' levels (clans_pi.bots.base.LEVELS).
+COMPUTER_KINDS = ("easy", "normal", "hard")
+SEAT_KINDS = (HUMAN, *COMPUTER_KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,13 @@ class Seat:
 
     name: str
     avatar: str = ""  # "" lets the screen choose one by seat number
-    kind: str = HUMAN
+    kind: str = HUMAN  # one of SEAT_KINDS (a headless game's saves may hold others)
+
+    @property
+    def is_human(self) -> bool:
+        """A person plays this seat; any other kind is played by the computer, which sees
+        only that seat's own view (and has no peek, no device: R22)."""
+        return self.kind == HUMAN
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,10 +150,11 @@ class SeatDevices:
         return self.kind(seat) if dev is not None and dev.available else None
 
     def deal(self, session: Session) -> None:
-        """Give each device its own seat's clan (from that seat's private view only)."""
+        """Give each device its own seat's clan (from that seat's private view only). A
+        computer player's seat gets none: nobody may see its clan (R22)."""
         for seat, dev in self._all():
-            clan = session.private(seat).own_clan if seat < session.num_seats else None
-            dev.set_clan(clan)
+            human = seat < session.num_seats and session.seats[seat].is_human
+            dev.set_clan(session.private(seat).own_clan if human else None)
 
     def clear(self) -> None:
         for _seat, dev in self._all():
