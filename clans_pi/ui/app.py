@@ -21,6 +21,7 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
+from .computer import BotFactory, Computers
 
 if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
@@ -68,6 +69,8 @@ class App:
         notifier: Notifier | None = None,
         sounds: Sounds | None = None,
         dimmer: IdleDimmer | None = None,
+        bots: BotFactory | None = None,
+        hints: bool = False,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -90,6 +93,11 @@ class App:
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
         self.sounds = sounds  # None: silent
         self.dimmer = dimmer  # dims the backlight when idle; None: never
+        # (seat, level) -> a Bot; None: no computer players are offered (a saved game's
+        # computer seats then make random moves).
+        self.bots = bots
+        self.hints = hints  # a person may ask for a hint (a bot's search from their view)
+        self.computers = Computers(self)
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -116,6 +124,8 @@ class App:
             self.devices.clear()  # the last game's clans leave every seat device
         if self.store is not None and self.session is not None and not self.session.is_over:
             self._store(self.store.discard)  # left for a new game: not kept (the menu says so)
+        self.computers.reset()
+        self.computers.active = False
         self.show(StartScreen(self, self.seats))
 
     def new_game(self, seats: Sequence[Seat]) -> None:
@@ -124,6 +134,8 @@ class App:
         self.begin(Session.new(seats, self.board, self.chart, self.rng))
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
+        self.computers.reset()
+        self.computers.active = True  # a computer to move thinks while people peek
         self.session = session
         self.seats = list(session.seats)
         log.info("game: %d players, %d moves played%s", session.num_seats, session.public().ply,
@@ -156,6 +168,8 @@ class App:
         from .screens.peek import PeekScreen
 
         assert self.session is not None
+        if not self.session.seats[seat].is_human:
+            return  # a computer player's clan is never shown (R22)
         self.show(PeekScreen(self, self.session, seat, done=self.play, deal=False))
 
     def play(self) -> None:
@@ -165,6 +179,7 @@ class App:
         if self.session.is_over:
             self.reveal()
         else:
+            self.computers.active = True
             self.show(PlayScreen(self, self.session))
 
     def reveal(self) -> None:
@@ -218,19 +233,24 @@ class App:
             self.notify(text)
 
     def quit(self) -> None:
-        """Leave the loop (the window closes)."""
+        """Leave the loop (the window closes). Computer players' searches are cancelled
+        (:meth:`run` waits for them as it returns)."""
         self.running = False
+        self.computers.reset()
 
     def after_move(self, events: Sequence[Event]) -> None:
         """Called after every completed move: the game is saved at once, and the move is
         heard (its public events only: R22)."""
+        self.computers.drop_hint()
         self.save()
         self._tell_status()
         if self.sounds is not None:
             self.sounds.for_events(events)
 
     def after_undo(self) -> None:
-        """Called after a move was taken back: saved too, so it stays taken back."""
+        """Called after a move was taken back: saved too, so it stays taken back. A computer
+        player's search is cancelled; it thinks again when its turn comes."""
+        self.computers.cancel()
         self.save()
 
     def save(self) -> None:
@@ -405,7 +425,10 @@ class App:
             self._long_done = True
             self._long_fired = screen.pointer_long(self._down_pos)
             self.dirty = self.full = True
+        screen.partial = None
         if screen.tick(now):
+            self._changed(screen)  # all, unless the screen said which part (an indicator)
+        if self.computers.tick(now):
             self.dirty = self.full = True
         if self.dimmer is not None:
             self.dimmer.tick(now)
@@ -431,6 +454,8 @@ class App:
             due.append(self.notice[1])
         if self.dimmer is not None and (dim := self.dimmer.wakeup()) is not None:
             due.append(dim)
+        if (bot := self.computers.wakeup()) is not None:
+            due.append(bot)
         if not due:
             return None
         return max(1, min(due) - now)
@@ -455,6 +480,13 @@ class App:
         nothing. So the loop sleeps between polls instead: at most IDLE_POLL_MS of delay
         before a tap is seen, and about 50 cheap wake-ups a second when idle.
         """
+        assert self.screen is not None
+        try:
+            self._loop(first_frame_only)
+        finally:
+            self.computers.shutdown()  # no computer player's thread outlives the game
+
+    def _loop(self, first_frame_only: bool) -> None:
         assert self.screen is not None
         self.redraw()
         if self.notifier is not None:

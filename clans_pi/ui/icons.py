@@ -108,3 +108,19 @@ def draw_crown(surface: pygame.Surface, rect: pygame.Rect, color: Color) -> None
            (x + w * 0.72, y + h * 0.6), (x + w, y + h * 0.25), (x + w, y + h)]
     pygame.draw.polygon(surface, color, pts)
     pygame.draw.polygon(surface, (20, 20, 24), pts, max(1, w // 12))
+
+
+def draw_spinner(surface: pygame.Surface, rect: pygame.Rect, frame: int, color: Color) -> None:
+    """A ring of eight dots, the ``frame``-th brightest (a computer player thinking)."""
+    side = min(rect.width, rect.height)
+    cx, cy = rect.center
+    ring = side * 0.32
+    dot = max(2, round(side * 0.07))
+    for k in range(8):
+        age = (frame - k) % 8  # 0: the newest dot
+        a = math.pi * 2 * k / 8 - math.pi / 2
+        shade = max(0.25, 1 - age * 0.16)
+        ink = (round(color[0] * shade), round(color[1] * shade), round(color[2] * shade))
+        pygame.draw.circle(surface, ink, (round(cx + ring * math.cos(a)),
+                                          round(cy + ring * math.sin(a))),
+                           dot + (1 if age == 0 else 0))

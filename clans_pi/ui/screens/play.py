@@ -2,7 +2,10 @@
 tap or drag, with the village order choice, undo, a territory's details and the peeks.
 
 Everything drawn comes from the session's public view (R22); the only thing that ever shows
-a clan is the peek screen this one opens for one seat.
+a clan is the peek screen this one opens for one seat. A computer player's turn shows a
+thinking indicator on its row; its move comes through :meth:`PlayScreen.computer_move`, the
+same path as a person's. A hint (when on) is drawn from the suggestion the app's computer
+players made from the asking person's own view.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ import pygame
 
 from ...rules.constants import CLANS
 from ...rules.events import Event
+from ...rules.moves import Move
 from ...session import Session
 from ..animation import Animation, steps_for
 from ..board_view import BoardView
 from ..canvas import Canvas, rendered
-from ..icons import chip_icon, draw_arrow, draw_eye, hut_icon
+from ..icons import chip_icon, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import Layout, play_layout, split_h, split_v
 from ..panel import draw_avatar, draw_chips, draw_epoch_chart, draw_score_track, terrain_tile
 from ..theme import (
@@ -42,6 +46,8 @@ if TYPE_CHECKING:
     from ..app import App
 
 TOAST_MS = 2200
+SPIN_MS = 125  # the thinking indicator's frame time (8 frames a second, a small redraw)
+HINT = (236, 112, 222)  # the hint's arrow and outline: no clan's colour
 
 
 @dataclass
@@ -83,6 +89,7 @@ class PlayScreen(Screen):
         self.anim: Animation | None = None
         self.lay: Layout | None = None
         self.bv: BoardView | None = None
+        self._spun: tuple[int | None, int] = (None, 0)  # (thinking seat, frame) drawn
 
     # ------------------------------------------------------------ layout
 
@@ -120,7 +127,12 @@ class PlayScreen(Screen):
                 Button("order_cancel", back, "Back", self._order_cancel, px=lay.px(18)),
             ]
             return
-        undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)
+        if self.app.hints and self.app.bots is not None:
+            hint, undo, rules, menu = split_h(bottom, 1, 1, 1, 1, gap=pad)
+            self.buttons.append(Button("hint", hint, "Hint", self.app.computers.ask_hint,
+                                       enabled=self.app.computers.can_hint(), px=lay.px(18)))
+        else:
+            undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)
         self.buttons += [
             Button("undo", undo, "Undo", self._ask_undo, enabled=self.session.can_undo,
                    px=lay.px(18)),
@@ -129,9 +141,15 @@ class PlayScreen(Screen):
             Button("menu", menu, "Menu", self._ask_menu, px=lay.px(18)),
         ]
         for seat, row in enumerate(self._seat_rows()):
-            eye = pygame.Rect(row.right - u, row.centery - u // 2, u, u)
-            self.buttons.append(Button(f"peek{seat}", eye, "", self._peek(seat),
-                                       draw_icon=draw_eye))
+            if not self.session.seats[seat].is_human:
+                continue  # a computer player has no peek: its clan is never shown (R22)
+            self.buttons.append(Button(f"peek{seat}", self._eye_rect(row), "",
+                                       self._peek(seat), draw_icon=draw_eye))
+
+    def _eye_rect(self, row: pygame.Rect) -> pygame.Rect:
+        """The peek button's place on a seat's row (a computer's thinking indicator's)."""
+        u = self.lay.unit if self.lay is not None else 48
+        return pygame.Rect(row.right - u, row.centery - u // 2, u, u)
 
     def _panel_parts(self) -> tuple[pygame.Rect, pygame.Rect]:
         """(header, seat list) inside the panel, above the bottom buttons."""
@@ -174,10 +192,14 @@ class PlayScreen(Screen):
         canvas.fill(BG)
         canvas.fill(PANEL, lay.panel)
         canvas.region("panel", lay.panel)
-        marked = self.order.chosen if self.order is not None else ()
+        hint = self._hint()
+        marked = self.order.chosen if self.order is not None else (
+            hint.order or () if hint is not None else ())
         targets = self.order.founds if self.order is not None else self._targets()
         bv.draw(canvas, obs, selected=self.selected if self.order is None else None,
                 targets=targets, marked=marked, show_last_move=self.anim is None)
+        if hint is not None:
+            self._draw_hint(canvas, hint)
         if self.drag_from is not None and self.drag_pos is not None:
             draw_arrow(canvas.surface, bv.anchors[self.drag_from], self.drag_pos, SELECT,
                        max(3, bv.hut // 5))
@@ -199,6 +221,24 @@ class PlayScreen(Screen):
             self._draw_toast(canvas, self.toast[0])
         if self.dialog is not None:
             self._draw_dialog(canvas)
+
+    def _hint(self) -> Move | None:
+        """The suggested move to show, if the person to move asked for one."""
+        if self.order is not None or self.anim is not None:
+            return None
+        return self.app.computers.hint_state()[1]
+
+    def _draw_hint(self, canvas: Canvas, move: Move) -> None:
+        bv = self.bv
+        assert bv is not None
+        width = max(3, round(bv.hut / 5))
+        bv.highlight(canvas.surface, move.src, HINT, width)
+        bv.highlight(canvas.surface, move.dst, HINT, width)
+        (x1, y1), (x2, y2) = bv.anchors[move.src], bv.anchors[move.dst]
+        d = math.hypot(x2 - x1, y2 - y1) or 1
+        back = min(bv.hut * 0.9, d * 0.3)
+        draw_arrow(canvas.surface, (x1, y1), (x2 - (x2 - x1) / d * back,
+                                              y2 - (y2 - y1) / d * back), HINT, width)
 
     def _targets(self) -> tuple[int, ...]:
         return () if self.selected is None else self.session.legal_targets(self.selected)
@@ -226,8 +266,9 @@ class PlayScreen(Screen):
                            header.height)
         top, sub = split_v(text, 1.2, 1)
         canvas.text(f"{seat.name}'s turn", top, lay.px(24), TEXT, align="left")
-        hint = "Tap where to move" if self.selected is not None else "Tap huts to move them"
-        canvas.text(f"Move {obs.ply + 1} · {hint}", sub, lay.px(15), TEXT_DIM, align="left")
+        canvas.text(f"Move {obs.ply + 1} · {self._doing(seat.is_human)}", sub, lay.px(15),
+                    TEXT_DIM, align="left")
+        thinking = self.app.computers.thinking_seat()
         for k, row in enumerate(self._seat_rows()):
             if not clip.colliderect(row):
                 continue
@@ -242,6 +283,20 @@ class PlayScreen(Screen):
             name, chips = split_v(body, 1.1, 1)
             canvas.text(s.name, name, lay.px(19), TEXT, align="left")
             draw_chips(canvas, chips, obs.chips[session.player_of(k)], lay.px(14))
+            if k == thinking:
+                spot = self._eye_rect(row).inflate(-lay.pad, -lay.pad)
+                draw_spinner(canvas.surface, spot, self.app.clock() // SPIN_MS, ACCENT)
+
+    def _doing(self, human: bool) -> str:
+        """The header's second line: what the player to move does now."""
+        if not human:
+            return "thinking about its move"
+        state, _ = self.app.computers.hint_state()
+        if state == "thinking":
+            return "looking for a hint"
+        if state == "ready":
+            return "Hint: the pink arrow"
+        return "Tap where to move" if self.selected is not None else "Tap huts to move them"
 
     def _draw_order(self, canvas: Canvas) -> None:
         """The order choice (R11, R18): each slot's chip, epoch and bonus, and the village
@@ -425,10 +480,13 @@ class PlayScreen(Screen):
 
     def wakeup(self) -> int | None:
         due = []
+        now = self.app.clock()
         if self.anim is not None:
-            due.append(self.app.clock() + 16)  # ~60 frames a second while animating
+            due.append(now + 16)  # ~60 frames a second while animating
         if self.toast is not None:
             due.append(self.toast[1])
+        if self.app.computers.thinking_seat() is not None:
+            due.append((now // SPIN_MS + 1) * SPIN_MS)  # the indicator's next frame
         return min(due) if due else None
 
     def tick(self, now: int) -> bool:
@@ -440,7 +498,26 @@ class PlayScreen(Screen):
             changed = True
             if self.anim.done(now):
                 self._anim_finished()
+        seat = self.app.computers.thinking_seat()
+        spun = (seat, now // SPIN_MS if seat is not None else 0)
+        if spun != self._spun:
+            was, self._spun = self._spun[0], spun
+            if not changed and seat is not None and was in (None, seat):
+                # Only the indicator moved: redraw its row alone.
+                self.partial = [self._seat_rows()[seat]]
+            changed = True
         return changed
+
+    def ready_for_computer(self) -> bool:
+        """A computer player's move may be played and seen now: nothing else is going on
+        (no animation, question or village order)."""
+        return self.anim is None and self.dialog is None and self.order is None
+
+    def computer_move(self, move: Move) -> None:
+        """Play a computer player's move (the app checked it), as a person's is played."""
+        self.selected = None
+        self.drag_from = self.drag_pos = None
+        self._commit(move.src, move.dst, None if move.order is None else list(move.order))
 
     def _anim_finished(self) -> None:
         self.anim = None
@@ -457,6 +534,11 @@ class PlayScreen(Screen):
             self.info = None
             return
         if self.dialog is not None:
+            return
+        mover = self.session.seats[self.session.current_seat]
+        if not mover.is_human:
+            self.selected = None
+            self.say(f"{mover.name} is thinking: wait for its move")
             return
         bv = self.bv
         assert bv is not None
