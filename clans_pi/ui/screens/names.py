@@ -1,5 +1,6 @@
 """Choosing a seat's name by tapping: a picture (which brings its name) or a typed name on
-an on-screen keyboard. No physical keyboard is needed; one works too on a desktop."""
+an on-screen keyboard. No physical keyboard is needed; one works too on a desktop. A
+computer player only picks a picture: its name is the animal and its level."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..avatars import AVATARS, avatar_surface
 from ..canvas import Canvas
 from ..layout import split_h
 from ..panel import draw_avatar
+from ..seat_kinds import computer_name
 from ..theme import ACCENT, BAD, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -41,6 +43,7 @@ class NameScreen(Screen):
         self.chosen = chosen
         self.cancel = cancel
         self.avatar = seat.avatar or AVATARS[index % len(AVATARS)].key
+        self.computer = not seat.is_human
         self.text = seat.name
         self.typing = False
         self.problem = ""
@@ -55,10 +58,11 @@ class NameScreen(Screen):
         cancel, mode, ok = split_h(bottom, 1, 1.3, 1.3, gap=pad)
         self.buttons = [
             Button("cancel", cancel, "Cancel", self.cancel, px=self.px(20)),
-            Button("mode", mode, "Pictures" if self.typing else "Type a name",
-                   self._toggle, px=self.px(20)),
             Button("ok", ok, "OK", self._ok, style="primary", px=self.px(22)),
         ]
+        if not self.computer:  # a computer player's name comes with its picture
+            self.buttons.insert(1, Button("mode", mode, "Pictures" if self.typing
+                                          else "Type a name", self._toggle, px=self.px(20)))
         area = pygame.Rect(pad, self.top.bottom + pad, w - 2 * pad,
                            bottom.top - pad - self.top.bottom - pad)
         if self.typing:
@@ -120,8 +124,9 @@ class NameScreen(Screen):
         if self.problem:
             canvas.paragraph(self.problem, note, self.px(16), BAD)
         else:
-            canvas.paragraph(f"Seat {self.index + 1}: pick a picture or type a name", note,
-                             self.px(16), TEXT_DIM)
+            what = "the computer's picture" if self.computer else "a picture or type a name"
+            canvas.paragraph(f"Seat {self.index + 1}: pick {what}", note, self.px(16),
+                             TEXT_DIM)
         for b in self.buttons:
             if b.name.startswith("avatar_"):
                 self._draw_avatar_button(canvas, b)
@@ -153,11 +158,15 @@ class NameScreen(Screen):
         def act() -> None:
             self.avatar = key
             self.text = next(a.name for a in AVATARS if a.key == key)
+            if self.computer:
+                self.text = computer_name(key, self.seat.kind)
             self.problem = ""
 
         return act
 
     def _toggle(self) -> None:
+        if self.computer:
+            return
         self.typing = not self.typing
         if self.typing and self.text in {a.name for a in AVATARS}:
             self.text = ""  # typing a name starts afresh, not after "Fox"
@@ -190,7 +199,8 @@ class NameScreen(Screen):
         self.problem = ""
 
     def _ok(self) -> None:
-        name = clean_name(self.text)
+        name = computer_name(self.avatar, self.seat.kind) if self.computer else clean_name(
+            self.text)
         if not name:
             self.problem = "Type a name or pick a picture"
             return
@@ -204,10 +214,12 @@ class NameScreen(Screen):
 
     def key(self, ev: pygame.event.Event) -> None:
         """A physical keyboard, when there is one (desktop)."""
-        if ev.key == pygame.K_BACKSPACE:
-            self._backspace()
-        elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self._ok()
+        elif self.computer:
+            return  # a computer player's name is not typed
+        elif ev.key == pygame.K_BACKSPACE:
+            self._backspace()
         elif ev.unicode and (ev.unicode.isalpha() or ev.unicode in " -'"):
             if not self.typing:
                 self._toggle()

@@ -1,6 +1,8 @@
-"""The start screen: how many players, each seat's name and picture, then Start.
+"""The start screen: how many players, each seat's name and picture, who plays it (a person
+or, when the app has computer players, a computer at Easy, Normal or Hard), then Start.
 
-Every seat is a person for now; computer players will be a seat ``kind`` chosen here.
+A table of computer players only is allowed: it is a demonstration that plays itself (and
+shows nothing secret, as no seat peeks); Menu stops it like any game.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..avatars import AVATARS
 from ..canvas import Canvas
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
+from ..seat_kinds import kind_label, next_kind, with_kind
 from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -35,6 +38,8 @@ class StartScreen(Screen):
         super().__init__(app)
         base = default_seats()
         self.all_seats: list[Seat] = list(seats) + base[len(seats):]
+        if app.bots is None:  # no computer players to offer: every seat is a person
+            self.all_seats = [with_kind(s, HUMAN, k) for k, s in enumerate(self.all_seats)]
         self.count = len(seats) if MIN_PLAYERS <= len(seats) <= MAX_PLAYERS else 3
         self._fix_duplicates()
 
@@ -47,7 +52,7 @@ class StartScreen(Screen):
         for i, s in enumerate(self.all_seats):
             if s.name in used_names or s.avatar in used_pics:
                 a = next(a for a in spare if a.name not in used_names and a.key not in used_pics)
-                self.all_seats[i] = Seat(a.name, a.key)
+                self.all_seats[i] = with_kind(Seat(a.name, a.key), s.kind, i)
             used_names.add(self.all_seats[i].name)
             used_pics.add(self.all_seats[i].avatar)
 
@@ -85,19 +90,39 @@ class StartScreen(Screen):
             self.cards = split_v(area, *[1] * self.count, gap=pad)
         for k, r in enumerate(self.cards):
             self.buttons.append(Button(f"seat{k}", r, "", self._edit(k)))
+        if self.app.bots is not None:  # after the cards: a tap on it is not the card's
+            for k, r in enumerate(self.cards):
+                self.buttons.append(Button(f"kind{k}", self._kind_rect(r), kind_label(
+                    self.seats[k].kind), self._toggle(k), px=self.px(18)))
 
+    def _kind_rect(self, card: pygame.Rect) -> pygame.Rect:
+        """The seat's person / computer button: along the bottom of a card, or at the right
+        of a long row (portrait screens)."""
+        inner = card.inflate(-self.px(12), -self.px(12))
+        u = self.unit
+        if card.width >= 2.5 * card.height:
+            w = min(round(inner.width * 0.4), round(u * 4.5))
+            return pygame.Rect(inner.right - w, inner.centery - u // 2, w, u)
+        return pygame.Rect(inner.left, inner.bottom - u, inner.width, u)
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
         canvas.text("Clans", self.title, self.px(48), ACCENT)
         canvas.text("How many players?", self.count_label, self.px(22), TEXT, align="left")
         for b in self.buttons:
-            if not b.name.startswith("seat"):
+            if not b.name.startswith(("seat", "kind")):
                 b.draw(canvas)
+        kinds = self.app.bots is not None
         for k, (seat, r) in enumerate(zip(self.seats, self.cards, strict=True)):
-            pressed = self.buttons[-self.count + k].pressed
+            pressed = self.button(f"seat{k}").pressed
             canvas.box(r, PANEL_HI if pressed else CARD, radius=10)
             canvas.target(f"seat{k}", r)
             inner = r.inflate(-self.px(12), -self.px(12))
+            if kinds:  # leave the kind button its place
+                kr = self._kind_rect(r)
+                if r.width >= 2.5 * r.height:
+                    inner.width = kr.left - self.px(12) - inner.left
+                else:
+                    inner.height = kr.top - self.px(8) - inner.top
             if r.width >= r.height:  # portrait screens: a row per seat
                 pic = pygame.Rect(inner.left, inner.top, inner.height, inner.height)
                 text = pygame.Rect(pic.right + self.px(12), inner.top,
@@ -111,15 +136,26 @@ class StartScreen(Screen):
                                            1.4, 1, 1)
             draw_avatar(canvas, seat, k, pic)
             canvas.text(seat.name, name, self.px(26), TEXT)
-            canvas.text(f"Seat {k + 1} · {'person' if seat.kind == HUMAN else seat.kind}",
+            canvas.text(f"Seat {k + 1} · {'person' if seat.is_human else 'computer'}",
                         kind, self.px(16), TEXT_DIM)
             canvas.text("tap to change", hint, self.px(15), TEXT_DIM)
+            if kinds:
+                self.button(f"kind{k}").draw(canvas)
 
     # ------------------------------------------------------------ actions
 
     def _set_count(self, n: int):
         def act() -> None:
             self.count = n
+            self.layout()
+
+        return act
+
+    def _toggle(self, k: int):
+        def act() -> None:
+            seat = self.all_seats[k]
+            self.all_seats[k] = with_kind(seat, next_kind(seat.kind), k)
+            self._fix_duplicates()
             self.layout()
 
         return act
