@@ -1,6 +1,7 @@
 """The final reveal (R20, R21): every player's clan, clan points, chips, total, the winners;
 then a rematch or a new game. Drawn from the public view, which holds the clans only now
-that the game is over."""
+that the game is over. Under each computer player, its last guess of every other player's
+clan (the likeliest clan and how sure it was), from its own view without the reveal."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...rules.constants import CLANS
 from ...session import Session
 from ..canvas import Canvas
 from ..icons import draw_crown, hut_icon
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
-from ..theme import ACCENT, BG, CARD, CLAN_LABEL, PANEL_HI, TEXT, TEXT_DIM
+from ..theme import ACCENT, BG, CARD, CLAN_LABEL, GOOD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
 
@@ -32,6 +34,7 @@ class RevealScreen(Screen):
     def __init__(self, app: App, session: Session) -> None:
         super().__init__(app)
         self.session = session
+        app.computers.guesses(session)  # each computer player's guess, worked out meanwhile
 
     def layout(self) -> None:
         w, h = self.size
@@ -81,7 +84,10 @@ class RevealScreen(Screen):
             won = p in obs.winners
             canvas.box(row, PANEL_HI if won else CARD, radius=8,
                        border=ACCENT if won else None)
-            who, clan_cell, pts, chips, total = split_h(row.inflate(-8, -6), *weights, gap=4)
+            inner = row.inflate(-8, -6)
+            guessing = not self.session.seats[seat].is_human
+            main = split_v(inner, 1.7, 1)[0] if guessing else inner
+            who, clan_cell, pts, chips, total = split_h(main, *weights, gap=4)
             side = min(who.height, who.width * 2 // 5)
             pic = pygame.Rect(who.left, who.centery - side // 2, side, side)
             draw_avatar(canvas, self.session.seats[seat], seat, pic)
@@ -102,4 +108,55 @@ class RevealScreen(Screen):
             canvas.text(str(obs.clan_points[clan]), pts, self.px(22), TEXT)
             canvas.text(str(obs.chips[p]), chips, self.px(22), TEXT)
             canvas.text(str(obs.scores[p]), total, self.px(26), ACCENT if won else TEXT)
+            if guessing:
+                line = pygame.Rect(inner.left + 6, main.bottom, inner.width - 6,
+                                   inner.bottom - main.bottom)
+                self._draw_guess(canvas, seat, line)
         self.draw_buttons(canvas)
+
+    def _draw_guess(self, canvas: Canvas, seat: int, line: pygame.Rect) -> None:
+        """"Guessed: [Anna's picture][red hut] 80% ..." for every other player."""
+        session = self.session
+        obs = session.public()
+        assert obs.revealed_clans is not None
+        worker = self.app.computers.guesses(session).get(seat)
+        label = pygame.Rect(line.left, line.top, round(line.width * 0.16), line.height)
+        canvas.text("Guessed:", label, self.px(15), TEXT_DIM, align="left")
+        rest = pygame.Rect(label.right + 4, line.top, line.right - label.right - 4, line.height)
+        if worker is None or (worker.done and worker.error is not None):
+            canvas.text("no guess", rest, self.px(15), TEXT_DIM, align="left")
+            return
+        if not worker.done:
+            canvas.text("working it out", rest, self.px(15), TEXT_DIM, align="left")
+            return
+        guess = worker.result if isinstance(worker.result, dict) else {}
+        others = [k for k in range(session.num_seats) if k != seat]
+        h = line.height
+        for k, cell in zip(others, split_h(rest, *[1] * len(others), gap=h // 2), strict=True):
+            p = session.player_of(k)
+            clan, sure = _likeliest(guess.get(p))
+            pic = pygame.Rect(cell.left, cell.top, h, h)
+            draw_avatar(canvas, session.seats[k], k, pic)
+            text = pygame.Rect(pic.right + 3, cell.top, cell.right - pic.right - 3, h)
+            if clan is None:
+                canvas.text("?", text, self.px(15), TEXT_DIM, align="left")
+                continue
+            icon = pygame.Rect(pic.right + 2, cell.top + h // 10, h - h // 5, h - h // 5)
+            canvas.surface.blit(hut_icon(clan, icon.width), icon)
+            text.left = icon.right + 3
+            text.width = cell.right - icon.right - 3
+            right = clan == obs.revealed_clans[p]
+            canvas.text(f"{round(sure * 100)}%", text, self.px(16),
+                        GOOD if right else TEXT_DIM, align="left")
+
+
+def _likeliest(dist: object) -> tuple[str | None, float]:
+    """The clan a guess gives most weight to, and that weight (None when unreadable)."""
+    if not isinstance(dist, dict):
+        return None, 0.0
+    best: tuple[str | None, float] = (None, 0.0)
+    for clan in CLANS:
+        w = dist.get(clan, 0.0)
+        if isinstance(w, int | float) and w > best[1]:
+            best = (clan, min(1.0, float(w)))
+    return best
