@@ -15,6 +15,7 @@ import pytest
 
 from clans_pi.bots.base import LEVELS
 from clans_pi.persistence import GameStore
+from clans_pi.rules.constants import CLANS
 from clans_pi.session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat
 from clans_pi.ui.computer import BOT_PAUSE_MS, HINT_LEVEL
 from clans_pi.ui.screens.play import SPIN_MS
@@ -436,4 +437,27 @@ def test_a_computer_seat_device_never_gets_its_clan():
         assert app.screen.name == "peek" and app.screen.seat == 0
         app.deal_peek(1)  # after seat 1's peek: seat 2 is a computer, seat 3 peeks next
         assert app.screen.seat == 2
+        _no_threads_left(app)
+
+
+class UnsureBot(FirstBot):
+    """Cannot tell the clans apart: every other player evenly over four clans."""
+
+    def guess(self, obs):
+        self._note("guess", obs)
+        return {p: {c: 0.25 for c in CLANS if c != obs.own_clan}
+                for p in range(len(obs.players)) if p != obs.viewer}
+
+
+def test_an_unsure_guess_shows_a_question_mark_not_a_clan():
+    with display_app() as (app, _clock):
+        app.bots = Bots(UnsureBot)
+        session = with_kinds(finished_session(3), (HUMAN, "normal", HUMAN))
+        app.session = session
+        app.reveal()
+        for w in app.computers.guesses(session).values():
+            assert w.join(WAIT_S)
+        app.pump()
+        texts = [d.name for d in app.canvas.records if d.kind == "text"]
+        assert texts.count("?") == 2 and not [t for t in texts if t.endswith("%")]
         _no_threads_left(app)

@@ -151,12 +151,12 @@ class RevealScreen(Screen):
 
 
 def _likeliest(dist: object) -> tuple[str | None, float]:
-    """The clan a guess gives most weight to, and that weight (None when unreadable)."""
+    """The clan a guess gives most weight to, and that weight; None when unreadable or when
+    two clans share the most weight (the bot could not tell: shown as "?")."""
     if not isinstance(dist, dict):
         return None, 0.0
-    best: tuple[str | None, float] = (None, 0.0)
-    for clan in CLANS:
-        w = dist.get(clan, 0.0)
-        if isinstance(w, int | float) and w > best[1]:
-            best = (clan, min(1.0, float(w)))
-    return best
+    weights = sorted(((float(w), c) for c, w in dist.items()
+                      if c in CLANS and isinstance(w, int | float) and w > 0), reverse=True)
+    if not weights or (len(weights) > 1 and weights[0][0] - weights[1][0] < 0.005):
+        return None, 0.0
+    return weights[0][1], min(1.0, weights[0][0])
