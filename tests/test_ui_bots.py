@@ -167,11 +167,13 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
     bots = Bots(BlockingBot)
     with display_app() as (app, clock):
         app.bots = bots
-        session = computer_to_move(3)
+        base = random_session(3, moves=20)
+        seat = base.current_seat  # a computer, and a person after it
+        session = with_kinds(base, tuple(HUMAN if k == (seat + 1) % 3 else "hard"
+                                         for k in range(3)))
         app.begin(session, peeks=False)
         app.pump()
         bots.wait_started()
-        seat = session.current_seat
         assert app.computers.thinking_seat() == seat
         app.pump()
         spot = app.screen._eye_rect(app.screen._seat_rows()[seat])
@@ -204,8 +206,32 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         app.pump()
         assert session.public().ply == 21
         finish_animation(app, clock)
-        if session.seats[session.current_seat].is_human:
-            assert app._timeout() is None  # nobody thinks: the loop sleeps until input
+        assert session.seats[session.current_seat].is_human
+        assert app._timeout() is None  # nobody thinks: the loop sleeps until input
+        _no_threads_left(app)
+
+
+def test_a_table_of_computers_only_plays_itself_to_the_reveal():
+    """Allowed on purpose: a demonstration (no seat peeks, so nothing secret is shown)."""
+    bots = Bots()
+    with display_app() as (app, clock):
+        app.bots = bots
+        app.start_menu()
+        app.pump()
+        press(app, "players2")
+        press(app, "kind0")
+        press(app, "kind1")
+        press(app, "start")
+        assert app.screen.name == "play"  # no peeks
+        session = app.session
+        while not session.is_over:
+            _computer_plays(app, clock)
+            finish_animation(app, clock)
+        assert app.screen.name == "reveal"
+        for w in app.computers.guesses(session).values():
+            assert w.join(WAIT_S)
+        _own_views_only(bots, session)
+        assert {(s.seat, s.call) for s in bots.seen} >= {(0, "guess"), (1, "guess")}
         _no_threads_left(app)
 
 
