@@ -83,6 +83,7 @@ class GameStore:
             "seats": [{"name": s.name, "avatar": s.avatar, "kind": s.kind}
                       for s in session.seats],
             "can_undo": session.can_undo,
+            "undo_moves": session.undo_moves,
             "generation": self.generation + 1,
         }
         text = _canonical(payload)
@@ -167,8 +168,10 @@ class GameStore:
         try:
             seats = [Seat(str(s["name"]), str(s.get("avatar", "")), str(s.get("kind", "human")))
                      for s in payload["seats"]]
+            undo_moves = payload.get("undo_moves")  # saves before computers: can_undo only
             session = Session.load(payload["game"], board, chart, seats=seats,
-                                   can_undo=bool(payload.get("can_undo")))
+                                   can_undo=bool(payload.get("can_undo")),
+                                   undo_moves=None if undo_moves is None else int(undo_moves))
             generation = int(payload["generation"])
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SaveError(f"{path}: incomplete: missing {exc}") from None

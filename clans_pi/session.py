@@ -64,7 +64,7 @@ class Session:
     """A game in progress between ``seats`` (table order)."""
 
     def __init__(self, state: GameState, seats: Sequence[Seat], *,
-                 can_undo: bool = False) -> None:
+                 can_undo: bool = False, undo_moves: int | None = None) -> None:
         if len(seats) != state.num_players:
             raise SetupError(f"{len(seats)} seats for a game of {state.num_players} players")
         names = [s.name for s in seats]
@@ -77,7 +77,10 @@ class Session:
         for i, name in enumerate(state.players):
             if names[(self.first_seat + i) % len(names)] != name:
                 raise SetupError("the game's turn order is not the seats' table order")
-        self._can_undo = can_undo and bool(state.moves) and not state.is_over
+        wanted = (1 if can_undo else 0) if undo_moves is None else max(0, int(undo_moves))
+        # How many moves one Undo takes back: 0 (none), 1, or a person's move with the
+        # computers' replies after it (see :meth:`undo`).
+        self._undo_moves = 0 if state.is_over else min(wanted, len(state.moves))
         self._public: Observation | None = None
 
     # ------------------------------------------------------------- creating
@@ -94,7 +97,8 @@ class Session:
 
     @classmethod
     def load(cls, data: Any, board: Board, chart: EpochChart, *,
-             seats: Sequence[Seat] | None = None, can_undo: bool = False) -> Session:
+             seats: Sequence[Seat] | None = None, can_undo: bool = False,
+             undo_moves: int | None = None) -> Session:
         """A session from a saved game (clans-state/1) or a record (clans-record/1).
 
         ``seats`` (table order) come from our own save file; without them the seats are the
@@ -104,10 +108,9 @@ class Session:
             state = from_json(data, board)
         else:
             state = replay(data, board, chart)
-        if seats is not None:
-            return cls(state, seats, can_undo=can_undo)
-        # Turn order is a valid table order.
-        return cls(state, [Seat(name, "") for name in state.players], can_undo=can_undo)
+        if seats is None:  # turn order is a valid table order
+            seats = [Seat(name, "") for name in state.players]
+        return cls(state, seats, can_undo=can_undo, undo_moves=undo_moves)
 
     def rematch(self, rng: random.Random) -> Session:
         """A new deal for the same seats, board and chart."""
@@ -223,22 +226,37 @@ class Session:
 
     def play(self, src: int, dst: int, order: Sequence[int] | None = None) -> list[Event]:
         """Play a move for the current player (checked); return the public events."""
+        mover = self.seats[self.current_seat]
         events = self._state.play(Move(src, dst, None if order is None else tuple(order)))
         self._public = None
-        self._can_undo = not self._state.is_over
+        if self._state.is_over:
+            self._undo_moves = 0
+        elif mover.kind == HUMAN:
+            self._undo_moves = 1
+        elif self._undo_moves:
+            self._undo_moves += 1  # a computer's reply goes with the person's move before it
         return events
 
     @property
     def can_undo(self) -> bool:
-        """True while the last move may be taken back: until the next player moves, and
-        not once the game is over (the clans are revealed then)."""
-        return self._can_undo
+        """True while Undo may take something back: until the next person moves, and not
+        once the game is over (the clans are revealed then)."""
+        return self._undo_moves > 0
+
+    @property
+    def undo_moves(self) -> int:
+        """How many moves :meth:`undo` takes back (0: none)."""
+        return self._undo_moves
 
     def undo(self) -> Move:
-        """Take back the last move (one step only)."""
-        if not self._can_undo:
+        """Take back the last move; when computers replied to a person's move, their moves
+        and that person's move, so the person moves again. (Without computers this is one
+        step only: the last move, until the next player has moved.) Returns the move that
+        was taken back last (the person's)."""
+        if not self._undo_moves:
             raise SetupError("there is no move to take back")
-        move = self._state.pop()
+        for _ in range(self._undo_moves):
+            move = self._state.pop()
         self._public = None
-        self._can_undo = False
+        self._undo_moves = 0
         return move

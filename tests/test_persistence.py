@@ -162,3 +162,21 @@ def test_an_undone_move_stays_undone_whichever_file_survives(tmp_path):
     os.replace(store2.current, store2.pending)
     loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
     assert problems == [] and loaded.public().moves[-1][:2] == (m2.src, m2.dst)
+
+
+def test_undo_across_computer_replies_survives_a_restart(tmp_path):
+    from tests.bot_fakes import with_kinds
+
+    base = random_session(3, moves=6)
+    person = base.current_seat
+    s = with_kinds(base, tuple("human" if k == person else "normal" for k in range(3)))
+    before = s.public()
+    for _ in range(2):  # the person, then a computer
+        m = s.public().legal_moves[0]
+        s.play(m.src, m.dst)
+    store = GameStore(tmp_path)
+    store.save(s)
+    loaded, problems = store.load(BOARD, CHART)
+    assert problems == [] and loaded.undo_moves == 2
+    loaded.undo()
+    assert loaded.public() == before

@@ -112,3 +112,41 @@ def test_load_saved_game_and_record():
     assert [x.name for x in from_record.seats] == list(s._state.players)
     with pytest.raises(ClansError):
         Session.load({"format": "clans-record/1"}, BOARD, CHART)
+
+
+def test_undo_after_computers_replied_takes_back_the_persons_move_and_their_replies():
+    """With computer seats, Undo goes back to before the last person's move (the computers
+    would otherwise just answer again); it is gone once another person has moved."""
+    from tests.bot_fakes import with_kinds
+
+    base = random_session(4, moves=8)
+    person = base.current_seat
+    n = base.num_seats
+    kinds = tuple("human" if k in (person, (person + 3) % n) else "hard" for k in range(n))
+    s = with_kinds(base, kinds)
+    before = s.public()
+
+    def move() -> None:
+        m = s.public().legal_moves[0]
+        s.play(m.src, m.dst)
+
+    move()  # the person
+    assert s.undo_moves == 1
+    move()  # computer
+    move()  # computer
+    assert s.can_undo and s.undo_moves == 3
+    taken = s.undo()
+    assert taken == before.legal_moves[0] and s.public() == before
+    assert s.current_seat == person and not s.can_undo
+    for _ in range(4):  # the person, two computers, the other person
+        move()
+    assert s.undo_moves == 1  # only the other person's move now
+
+
+def test_a_computer_moving_first_gives_nothing_to_undo():
+    from tests.bot_fakes import computer_to_move
+
+    s = computer_to_move(3)
+    m = s.public().legal_moves[0]
+    s.play(m.src, m.dst)
+    assert not s.can_undo

@@ -487,3 +487,31 @@ def test_an_unsure_guess_shows_a_question_mark_not_a_clan():
         texts = [d.name for d in app.canvas.records if d.kind == "text"]
         assert texts.count("?") == 2 and not [t for t in texts if t.endswith("%")]
         _no_threads_left(app)
+
+
+def test_undo_after_the_computers_replied_gives_the_person_their_move_back():
+    """Undo takes back the person's move and the computers' replies together (else the
+    computer would only play its reply again); the dialog says so."""
+    bots = Bots()
+    rng = random.Random(4)
+    with display_app() as (app, clock):
+        app.bots = bots
+        base = random_session(3, moves=20)
+        person = base.current_seat
+        session = with_kinds(base, tuple(HUMAN if k == person else "easy" for k in range(3)))
+        app.begin(session, peeks=False)
+        app.pump()
+        before = session.public()
+        _person_moves(app, rng)
+        finish_animation(app, clock)
+        for _ in range(2):
+            _computer_plays(app, clock)
+            finish_animation(app, clock)
+        assert session.public().ply == 23 and session.current_seat == person
+        press(app, "undo")
+        name = session.seats[person].name
+        assert app.screen.dialog.text == (f"{name}'s move and the 2 computer moves after it "
+                                          f"are taken back; {name} moves again.")
+        press(app, "undo_yes")
+        assert session.public() == before and session.current_seat == person
+        _no_threads_left(app)

@@ -680,12 +680,17 @@ class PlayScreen(Screen):
         obs = self.session.public()
         if not self.session.can_undo or not obs.moves:
             return
-        mover = self.session.seats[self.session.seat_of((obs.current_player - 1)
+        back = self.session.undo_moves
+        mover = self.session.seats[self.session.seat_of((obs.current_player - back)
                                                         % self.session.num_seats)]
+        text = (f"{mover.name}'s move (the white arrow) is taken back and {mover.name} "
+                "moves again." if back == 1 else
+                f"{mover.name}'s move and the {back - 1} computer "
+                f"{'move' if back == 2 else 'moves'} after it are taken back; {mover.name} "
+                "moves again.")
         self.dialog = Dialog(
             "Take back the last move?",
-            f"{mover.name}'s move (the white arrow) is taken back and {mover.name} "
-            "moves again.",
+            text,
             [("undo_yes", "Take back", "danger"), ("undo_no", "Keep it", "normal")],
         )
         self._build_buttons()
