@@ -1,0 +1,155 @@
+"""The Normal and Hard computer players: :mod:`.ismcts` search from a player's own view.
+
+Both rebuild the public game from their observation (:func:`.base.rebuild`) and search it
+with determinisations of the other players' clans. They differ in how much they think and
+how well they read the others (settings in :data:`LEVEL_SETTINGS`):
+
+* **Hard** samples each determinisation from its belief about the others' clans
+  (:class:`.belief.BeliefTracker`: Bayesian, updated after every observed move), and models
+  each opponent as playing for the clan it holds under that determinisation.
+* **Normal** samples the others' clans uniformly (no inference) and pools each opponent's
+  statistics over their possible clans; it searches a fifth as long.
+
+Reproducible: the search's random numbers are seeded from ``(seed, viewer, ply)``, so the
+same observation, seed and iteration budget give the same move whatever was asked before.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+from ..rules.board import Board
+from ..rules.constants import CLAN_INDEX
+from ..rules.epochs import EpochChart
+from ..rules.moves import Move
+from ..rules.observation import Observation
+from .base import Budget, assignments, rebuild
+from .belief import Belief, BeliefTracker
+from .ismcts import Result, Settings, search, uniform_sampler, weighted_sampler
+
+__all__ = ["LEVEL_SETTINGS", "LevelSettings", "SearchBot"]
+
+#: Part of a seconds budget kept back for everything after the search stops (choosing the
+#: move, returning it): the whole move, belief update included, stays within the budget.
+SAFETY = 0.02
+
+
+@dataclass(frozen=True)
+class LevelSettings:
+    """What a search level does: its default budget, its search, and whether it samples
+    the others' clans from its belief (else uniformly)."""
+
+    budget: Budget
+    search: Settings
+    belief_sampling: bool
+
+
+LEVEL_SETTINGS: dict[str, LevelSettings] = {
+    "normal": LevelSettings(
+        Budget(seconds=0.2), Settings(clan_aware_opponents=False), belief_sampling=False
+    ),
+    "hard": LevelSettings(
+        Budget(seconds=1.0), Settings(clan_aware_opponents=True), belief_sampling=True
+    ),
+}
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """The last decision: iterations searched and the time it took (for tournaments)."""
+
+    iterations: int
+    seconds: float
+    result: Result | None  # None when there was only one choice
+
+
+class SearchBot:
+    """A computer player that searches (level ``"normal"`` or ``"hard"``)."""
+
+    def __init__(
+        self,
+        board: Board,
+        chart: EpochChart,
+        *,
+        level: str = "hard",
+        seed: int | None = None,
+        budget: Budget | None = None,
+        settings: LevelSettings | None = None,
+    ) -> None:
+        if settings is None:
+            if level not in LEVEL_SETTINGS:
+                raise ValueError(f"unknown search level {level!r}: one of {list(LEVEL_SETTINGS)}")
+            settings = LEVEL_SETTINGS[level]
+        self.level = level
+        self.board = board
+        self.chart = chart
+        self.seed = seed
+        self.settings = settings
+        self.budget = budget if budget is not None else settings.budget
+        self.last: SearchStats | None = None
+        self._tracker = BeliefTracker(board, chart)
+        self._lock = threading.Lock()  # the UI may ask for a guess while a search runs
+
+    # ------------------------------------------------------------------ belief
+
+    def _belief(self, obs: Observation) -> Belief:
+        """The belief after the moves of ``obs`` (Bayesian, from the moves only)."""
+        with self._lock:
+            return self._tracker.update(obs)
+
+    def guess(self, obs: Observation) -> dict[int, dict[str, float]]:
+        """For every other player, the probability of each clan (own clan: 0), read from
+        their moves (:class:`.belief.BeliefTracker`); certain once the game is over (R20)."""
+        return self._belief(obs).marginals()
+
+    # ------------------------------------------------------------------ moves
+
+    def choose(self, obs: Observation, *, cancel: threading.Event | None = None) -> Move:
+        """The move the search prefers for ``obs.viewer`` (see :class:`~.base.Bot`)."""
+        start = time.monotonic()
+        if obs.viewer is None or obs.own_clan is None:
+            raise ValueError("a bot needs its own player's observation, not the public view")
+        if obs.end is not None:
+            raise ValueError("the game is over: there is no move to choose")
+        if obs.current_player != obs.viewer:
+            raise ValueError(
+                f"it is player {obs.current_player}'s turn, not this bot's ({obs.viewer})"
+            )
+        state = rebuild(obs, self.board, self.chart)
+        rng = random.Random(f"{self.seed}:{obs.viewer}:{obs.ply}") if self.seed is not None \
+            else random.Random()
+        from .ismcts import actions_with_orders
+
+        codes, orders = actions_with_orders(state)
+        if len(codes) == 1:  # nothing to think about
+            self.last = SearchStats(0, time.monotonic() - start, None)
+            return Move(codes[0] >> 6 & 63, codes[0] & 63, orders.get(codes[0]))
+        if self.settings.belief_sampling:
+            belief = self._belief(obs)
+            sample = weighted_sampler([_indices(h) for h in belief.hypotheses], belief.probs)
+        else:
+            hyps = assignments(len(obs.players), obs.viewer, obs.own_clan)
+            sample = uniform_sampler([_indices(h) for h in hyps])
+        budget = self.budget
+        deadline = None
+        if budget.iterations is None:
+            deadline = start + budget.seconds * (1.0 - SAFETY)
+        result = search(
+            state,
+            sample,
+            rng,
+            self.settings.search,
+            iterations=budget.iterations,
+            deadline=deadline,
+            cancel=cancel,
+        )
+        self.last = SearchStats(result.iterations, time.monotonic() - start, result)
+        return result.move
+
+
+def _indices(assignment: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(CLAN_INDEX[c] for c in assignment)
+
