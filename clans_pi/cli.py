@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
     g.add_argument("--quiet", action="store_true", help="print only the result")
     g.add_argument("--seats", metavar="KIND,KIND,...",
-                   help="computer seats for a saved headless game, e.g. random,random")
+                   help="computer seats for a saved headless game: random, easy, normal or "
+                   "hard each, e.g. random,hard")
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the game is saved after every move and resumed from "
                    "(default: $STATE_DIRECTORY, else ~/.local/state/clans-pi)")

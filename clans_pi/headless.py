@@ -1,5 +1,6 @@
 """A game between computer seats with no display, saved after every move and resumed from
-its state directory: ``clans-pi play --headless --seats random,random --state-dir DIR``.
+its state directory: ``clans-pi play --headless --seats random,hard --state-dir DIR``
+(random movers and the computer players: easy, normal, hard).
 
 For the kiosk's durability tests and for trying the save and resume path anywhere. Each
 line printed after a move is printed only once that move is safely saved.
@@ -11,13 +12,14 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .bots import LEVELS, Bot, make_bot
 from .persistence import GameStore
 from .rules.board import Board
 from .rules.epochs import EpochChart
 from .rules.errors import ClansError
 from .session import Seat, Session
 
-SEAT_KINDS = ("random",)  # the computer players of issue 6 join here
+SEAT_KINDS = ("random", *LEVELS)
 
 
 def parse_seats(text: str) -> list[str]:
@@ -45,14 +47,23 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
         say(f"new game: {', '.join(s.name for s in session.seats)}")
     else:
         say(f"resumed at move {session.public().ply + 1}")
+    seed = rng.randrange(2**31)
+    bots: dict[int, Bot] = {
+        k: make_bot(seat.kind, board, chart, seed=seed + k)
+        for k, seat in enumerate(session.seats) if seat.kind in LEVELS}
     while not session.is_over:
         obs = session.public()
-        move = obs.legal_moves[int(rng.random() * len(obs.legal_moves))]
-        order: list[int] | None = None
-        founds = list(session.founds(move.src, move.dst))
-        if len(founds) >= 2:  # the mover chooses the order (R11)
-            rng.shuffle(founds)
-            order = founds
+        bot = bots.get(session.current_seat)
+        order: Sequence[int] | None = None
+        if bot is not None:  # it sees its own clan and the public game only (R22)
+            move = bot.choose(session.private(session.current_seat))
+            order = move.order
+        else:
+            move = obs.legal_moves[int(rng.random() * len(obs.legal_moves))]
+            founds = list(session.founds(move.src, move.dst))
+            if len(founds) >= 2:  # the mover chooses the order (R11)
+                rng.shuffle(founds)
+                order = founds
         session.play(move.src, move.dst, order)
         store.save(session)
         say(f"saved move {obs.ply + 1}: {move.src}->{move.dst}")

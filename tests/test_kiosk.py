@@ -113,3 +113,17 @@ def test_the_app_clock_runs_with_only_the_display_started():
         first = app.clock()
         time.sleep(0.03)
         assert app.clock() > first
+
+
+def test_the_games_computer_players_follow_the_thinking_time_setting():
+    """[computer] think_seconds: Hard thinks that long a move, Normal a fifth of it; each
+    seat has its own fixed seed (the same position gets the same move after an undo)."""
+    from clans_pi.bots import Budget
+    from clans_pi.ui.run import computer_players
+    from tests.ui_helpers import BOARD, CHART
+
+    make = computer_players(BOARD, CHART, 2.0, seed=11)
+    hard, normal, easy = make(0, "hard"), make(1, "normal"), make(2, "easy")
+    assert (hard.level, normal.level, easy.level) == ("hard", "normal", "easy")
+    assert hard.budget == Budget(seconds=2.0) and normal.budget == Budget(seconds=0.4)
+    assert make(0, "hard").seed == hard.seed != normal.seed

@@ -180,3 +180,21 @@ def test_undo_across_computer_replies_survives_a_restart(tmp_path):
     assert problems == [] and loaded.undo_moves == 2
     loaded.undo()
     assert loaded.public() == before
+
+
+def test_headless_computer_players_play_a_saved_game_to_a_record(tmp_path):
+    """--seats easy,random: the computer player moves from its own view (R22), every move
+    is saved, and the finished game's record replays to the same result."""
+    from clans_pi.headless import parse_seats
+
+    with pytest.raises(Exception, match="'expert' is not a computer player"):
+        parse_seats("expert,random")
+    lines: list[str] = []
+    session = run_headless(tmp_path, parse_seats("easy,random"), BOARD, CHART,
+                           random.Random(8), lines.append)
+    assert session.is_over and [s.kind for s in session.seats] == ["easy", "random"]
+    records = list((tmp_path / "records").iterdir())
+    assert len(records) == 1
+    replayed = replay(json.loads(records[0].read_text()), BOARD, CHART)
+    assert result(replayed) == result(session._state)
+    assert sum(line.startswith("saved move") for line in lines) == session.public().ply

@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import random
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pygame
 
+from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..persistence import GameStore
@@ -58,7 +60,9 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     dimmer, dim_problem = _dimmer(settings, state_dir)
     try:
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
-                  store=store, notifier=notifier, sounds=sounds, dimmer=dimmer)
+                  store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
+                  bots=computer_players(board, chart, settings.think_seconds, seed),
+                  hints=settings.hints)
         if dim_problem:
             app.notify(dim_problem)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
@@ -90,6 +94,21 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         notifier.close()
     log.info("stopped")
     return 0
+
+
+def computer_players(board: Board, chart: EpochChart, think_seconds: float,
+                     seed: int | None) -> Callable[[int, str], Bot]:
+    """Makes the computer player for a seat: Hard thinks ``think_seconds`` a move, Normal a
+    fifth of that, Easy does not search. Each seat has its own fixed seed, so the same
+    position gets the same move again (after an undo, say)."""
+    base = random.SystemRandom().randrange(2**31) if seed is None else seed
+
+    def make(seat: int, level: str) -> Bot:
+        seconds = think_seconds if level == "hard" else think_seconds / 5
+        return make_bot(level, board, chart, seed=base + 7919 * seat,
+                        budget=Budget(seconds=seconds))
+
+    return make
 
 
 def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, str | None]:
