@@ -100,27 +100,33 @@ def actions_with_orders(state: GameState) -> tuple[list[int], dict[int, tuple[in
     return codes, orders
 
 
+class _Stats:
+    """One player's statistics of a node's edges, for one key (a clan index, or 0 when
+    pooled): how many edges were tried (in ``actions`` order), visits through the node,
+    and per edge the visits and the summed reward of the player who chose it."""
+
+    __slots__ = ("n", "total", "tried", "w")
+
+    def __init__(self, size: int) -> None:
+        self.tried = 0
+        self.total = 0
+        self.n = [0] * size
+        self.w = [0.0] * size
+
+
 class _Node:
-    """A public position in the tree. ``n``/``w`` are the statistics of the edge into this
-    node for its parent's mover, per key (a clan index, or 0 when pooled)."""
+    """A public position in the tree that the search has gone through (positions reached
+    once, at the end of a new edge, get no node: most of them are never reached again)."""
 
-    __slots__ = ("actions", "children", "n", "orders", "player", "total", "tried", "w")
+    __slots__ = ("actions", "children", "orders", "player", "stats")
 
-    def __init__(self, player: int) -> None:
+    def __init__(self, player: int, state: GameState, rng: random.Random) -> None:
         self.player = player
-        self.actions: list[int] | None = None  # filled the second time the node is reached
-        self.orders: dict[int, tuple[int, ...]] = {}
-        self.children: list[_Node | None] = []
-        self.tried = [0] * NUM_CLANS  # per key: children tried, in ``actions`` order
-        self.total = [0] * NUM_CLANS  # per key: visits through this node
-        self.n = [0] * NUM_CLANS
-        self.w = [0.0] * NUM_CLANS
-
-    def expand(self, state: GameState, rng: random.Random) -> None:
         codes, self.orders = actions_with_orders(state)
         rng.shuffle(codes)
         self.actions = codes
-        self.children = [None] * len(codes)
+        self.children: list[_Node | None] = [None] * len(codes)
+        self.stats: list[_Stats | None] = [None] * NUM_CLANS
 
 
 def search(
@@ -141,8 +147,7 @@ def search(
     assert iterations is not None or deadline is not None, "no budget"
     me = state.current_player
     nplayers = state.num_players
-    root = _Node(me)
-    root.expand(state, rng)
+    root = _Node(me, state, rng)
     aware = settings.clan_aware_opponents
     c = settings.exploration
     mw = settings.margin_weight
@@ -154,7 +159,7 @@ def search(
     is_set = cancel.is_set if cancel is not None else None
     done = 0
     own_key = 0
-    path: list[tuple[_Node, _Node, int]] = []
+    path: list[tuple[_Stats, int, int]] = []
     while True:
         if is_set is not None and is_set():
             raise Cancelled()
@@ -173,61 +178,52 @@ def search(
         while True:
             p = node.player
             key = clans[p] if aware else 0
+            stats = node.stats[key]
+            if stats is None:
+                stats = node.stats[key] = _Stats(len(node.actions))
             actions = node.actions
-            if actions is None:
-                if st.is_over:
-                    break
-                node.expand(st, rng)
-                actions = node.actions
-                assert actions is not None
-            elif not actions:
-                break  # game over here
-            tried = node.tried[key]
+            tried = stats.tried
             if tried < len(actions):
                 i = tried
-                node.tried[key] = tried + 1
+                stats.tried = tried + 1
                 fresh = True
             else:
                 fresh = False
-                logn = log(node.total[key])
+                k = c * sqrt(log(stats.total))
                 best = -1.0
                 i = 0
-                for j, child in enumerate(node.children):
-                    cn = child.n[key]  # type: ignore[union-attr]
-                    v = child.w[key] / cn + c * sqrt(logn / cn)  # type: ignore[union-attr]
+                for j, (cn, cw) in enumerate(zip(stats.n, stats.w, strict=True)):
+                    v = (cw + k * sqrt(cn)) / cn  # mean + k / sqrt(n)
                     if v > best:
                         best = v
                         i = j
             code = actions[i]
+            st.push_action(code & _MASK, node.orders.get(code), undo=False)
+            path.append((stats, i, p))
+            if fresh or st.is_over:
+                break
             child = node.children[i]
             if child is None:
-                child = node.children[i] = _Node((p + 1) % nplayers)
-            st.push_action(code & _MASK, node.orders.get(code), undo=False)
-            path.append((node, child, key))
+                child = node.children[i] = _Node((p + 1) % nplayers, st, rng)
             node = child
-            if fresh:
-                break
         # Simulation.
         st.playout(rand)
         rewards = _rewards(st, clans, mw, ms)
         # Backpropagation: each edge learns the reward of the player who chose it.
-        for parent, child, key in path:
-            parent.total[key] += 1
-            child.n[key] += 1
-            child.w[key] += rewards[parent.player]
+        for stats, i, p in path:
+            stats.total += 1
+            stats.n[i] += 1
+            stats.w[i] += rewards[p]
         done += 1
     visits: dict[Move, int] = {}
-    best_code, best_n, best_w = -1, -1, 0.0
-    for code, child in zip(root.actions or (), root.children, strict=True):
-        if child is None:
-            continue
-        cn, cw = child.n[own_key], child.w[own_key]
+    root_stats = root.stats[own_key]
+    assert root_stats is not None
+    best_code, best_n, best_w = root.actions[0], -1, 0.0
+    for code, cn, cw in zip(root.actions, root_stats.n, root_stats.w, strict=True):
         if cn:
             visits[decode(code, root.orders)] = cn
         if cn > best_n or (cn == best_n and cw > best_w):
             best_code, best_n, best_w = code, cn, cw
-    if best_code < 0:  # no iteration reached the root's children (cannot happen: >= 1)
-        best_code = (root.actions or [0])[0]
     return Result(decode(best_code, root.orders), done, visits)
 
 
