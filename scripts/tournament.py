@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Measure the computer players' strength: seeded games between chosen levels.
+
+Each game is played from the players' own observations only (R22), exactly as in the app.
+``--levels`` lists the levels for the seats of one game in turn order, cycled to the number
+of players (``hard,normal`` with 3 players is hard, normal, hard; ``hard,normal,normal``
+pits one Hard against two Normals). Fairness: each deal is played ``players`` times, the
+levels rotated one turn position further each time, so every level plays every clan and
+every turn position (first player included) of the same deal equally often.
+
+Printed per level, over all its seats in all games:
+
+* **win rate**: a win shared by k tied players (R21) counts 1/k; the rate is the sum of
+  these shares over the level's seat-games, with a 95 % Wilson score interval (shares
+  treated as fractional successes). Chance is 1/players.
+* **guess accuracy** at the end of each game (before the reveal is looked at): for every
+  other player, 1 if the bot's most probable clan for them is right (1/t for a t-way tie),
+  averaged over all (bot, other player) pairs, with a Wilson interval, and the mean
+  probability the bot gave the true clan. Chance: each other player holds one of the 4
+  clans that are not the bot's own, so 0.25 for both.
+* **move time**: wall time of ``choose`` (rebuilding the game, belief update and search),
+  median, 99th percentile and maximum; and search iterations per move.
+
+Usage::
+
+    .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
+        --seed 1 --jobs 2 [--budget hard=2000 normal=0.2s]
+
+``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
+machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
+easy, normal, hard, and random (a uniformly random legal move and village order).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from clans_pi.bots import LEVELS, make_bot  # noqa: E402
+from clans_pi.bots.base import Budget, rebuild  # noqa: E402
+from clans_pi.bots.random_mover import RandomMover  # noqa: E402
+from clans_pi.rules.board import Board, load_default_board  # noqa: E402
+from clans_pi.rules.constants import CLANS  # noqa: E402
+from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
+from clans_pi.rules.moves import Move  # noqa: E402
+from clans_pi.rules.observation import Observation  # noqa: E402
+from clans_pi.rules.setup import deal  # noqa: E402
+
+ALL_LEVELS = ("random", *LEVELS)
+
+
+class RandomBot:
+    """The random mover behind the bot interface: a uniformly random legal move and order;
+    it guesses nothing (uniform over the clans it cannot rule out)."""
+
+    level = "random"
+
+    def __init__(self, board: Board, chart: EpochChart, seed: int) -> None:
+        self.board, self.chart = board, chart
+        self.mover = RandomMover(seed)
+
+    def choose(self, obs: Observation, *, cancel: object = None) -> Move:
+        return self.mover.choose(rebuild(obs, self.board, self.chart))
+
+    def guess(self, obs: Observation) -> dict[int, dict[str, float]]:
+        others = [c for c in CLANS if c != obs.own_clan]
+        return {
+            i: {c: (0.25 if c in others else 0.0) for c in CLANS}
+            for i in range(len(obs.players))
+            if i != obs.viewer
+        }
+
+
+@dataclass
+class SeatResult:
+    """One seat of one game."""
+
+    level: str
+    share: float  # of the win (R21)
+    correct: float  # top guesses right, summed over the other players
+    true_prob: float  # probability given to the true clans, summed over the other players
+    others: int
+    times: list[float] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
+
+
+def seat_levels(levels: list[str], players: int, rotation: int) -> list[str]:
+    """The level at each turn position for one rotation of the seating."""
+    pattern = [levels[i % len(levels)] for i in range(players)]
+    return [pattern[(i + rotation) % players] for i in range(players)]
+
+
+def play_game(task: tuple[int, int, list[str], int, dict[str, Budget]]) -> list[SeatResult]:
+    """Play game ``index`` of a tournament; return each seat's result."""
+    index, players, levels, seed, budgets = task
+    board, chart = load_default_board(), load_default_chart()
+    deal_no, rotation = divmod(index, players)
+    names = tuple(f"p{i}" for i in range(players))
+    # The same deal for each rotation; the first player is fixed (turn position 0) and the
+    # levels rotate over the positions instead (R7's randomness lives in the rotation).
+    state = deal(board, names, random.Random(f"deal:{seed}:{players}:{deal_no}"), chart,
+                 random_first=False)
+    at = seat_levels(levels, players, rotation)
+    bots = []
+    for i, level in enumerate(at):
+        bot_seed = hash((seed, players, index, i)) & 0xFFFFFFFF
+        if level == "random":
+            bots.append(RandomBot(board, chart, bot_seed))
+        else:
+            bots.append(make_bot(level, board, chart, seed=bot_seed, budget=budgets.get(level)))
+    results = [SeatResult(level, 0.0, 0.0, 0.0, players - 1) for level in at]
+    while not state.is_over:
+        p = state.current_player
+        obs = state.observation(p)
+        start = time.monotonic()
+        move = bots[p].choose(obs)
+        results[p].times.append(time.monotonic() - start)
+        last = getattr(bots[p], "last", None)
+        if last is not None:
+            results[p].iterations.append(last.iterations)
+        state.play(move)  # checked: an illegal move stops the tournament
+    winners = state.winners()
+    clans = state.clans
+    for i, bot in enumerate(bots):
+        r = results[i]
+        r.share = 1.0 / len(winners) if i in winners else 0.0
+        # The guess from play alone: the reveal's clans taken out, as the reveal screen does.
+        seen = replace(state.observation(i), revealed_clans=None, scores=None)
+        guess = bot.guess(seen)
+        for j in range(players):
+            if j == i:
+                continue
+            probs = guess[j]
+            top = max(probs.values())
+            tops = [c for c, q in probs.items() if q == top]
+            r.correct += (clans[j] in tops) / len(tops)
+            r.true_prob += probs[clans[j]]
+    return results
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``values``."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def parse_budgets(items: list[str]) -> dict[str, Budget]:
+    out = {}
+    for item in items:
+        level, _, value = item.partition("=")
+        if level not in ALL_LEVELS or not value:
+            raise SystemExit(f"tournament.py: --budget {item!r}: expected LEVEL=N or LEVEL=Xs")
+        try:
+            if value.endswith("s"):
+                out[level] = Budget(seconds=float(value[:-1]))
+            else:
+                out[level] = Budget(iterations=int(value))
+        except ValueError:
+            raise SystemExit(
+                f"tournament.py: --budget {item!r}: {value!r} is not a number"
+            ) from None
+    return out
+
+
+def describe(budget: Budget | None) -> str:
+    if budget is None:
+        return "default"
+    if budget.iterations is not None:
+        return f"{budget.iterations} iterations"
+    return f"{budget.seconds:g} s"
+
+
+def report(players: int, levels: list[str], results: list[list[SeatResult]]) -> None:
+    games = len(results)
+    print(f"\n== {players} players, {games} games, levels per turn position: "
+          f"{','.join(seat_levels(levels, players, 0))} (rotated) ==")
+    by_level: dict[str, list[SeatResult]] = defaultdict(list)
+    for game in results:
+        for seat in game:
+            by_level[seat.level].append(seat)
+    chance = 1.0 / players
+    print(f"{'level':8} {'seats':>5} {'win rate':>9} {'95% CI':>15}   (chance {chance:.3f})")
+    for level, seats in by_level.items():
+        wins = sum(s.share for s in seats)
+        lo, hi = wilson(wins, len(seats))
+        print(f"{level:8} {len(seats):5d} {wins / len(seats):9.3f}   [{lo:.3f}, {hi:.3f}]")
+    print(f"\n{'level':8} {'guesses':>7} {'top right':>9} {'95% CI':>15} {'p(true)':>8}"
+          "   (chance 0.250 for both)")
+    for level, seats in by_level.items():
+        n = sum(s.others for s in seats)
+        right = sum(s.correct for s in seats)
+        lo, hi = wilson(right, n)
+        prob = sum(s.true_prob for s in seats) / n
+        print(f"{level:8} {n:7d} {right / n:9.3f}   [{lo:.3f}, {hi:.3f}] {prob:8.3f}")
+    print(f"\n{'level':8} {'moves':>6} {'median s':>9} {'p99 s':>7} {'max s':>7} "
+          f"{'iter/move':>10}")
+    for level, seats in by_level.items():
+        times = [t for s in seats for t in s.times]
+        iters = [k for s in seats for k in s.iterations]
+        it = f"{statistics.median(iters):10.0f}" if iters else f"{'-':>10}"
+        print(f"{level:8} {len(times):6d} {statistics.median(times):9.3f} "
+              f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games per player count")
+    parser.add_argument("--players", type=int, nargs="+", default=[2], choices=(2, 3, 4))
+    parser.add_argument("--levels", default="hard,normal",
+                        help=f"comma-separated, cycled over the seats; of {', '.join(ALL_LEVELS)}")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", nargs="*", default=[], metavar="LEVEL=N|LEVEL=Xs")
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    args = parser.parse_args(argv)
+    levels = args.levels.split(",")
+    for level in levels:
+        if level not in ALL_LEVELS:
+            parser.error(f"unknown level {level!r}: one of {', '.join(ALL_LEVELS)}")
+    budgets = parse_budgets(args.budget)
+    print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
+    print("budgets:", ", ".join(
+        f"{level} {describe(budgets.get(level))}" for level in dict.fromkeys(levels)))
+    for players in args.players:
+        # Whole rotations of each deal, so that every level sits everywhere equally often.
+        games = math.ceil(args.games / players) * players
+        tasks = [(g, players, levels, args.seed, budgets) for g in range(games)]
+        start = time.monotonic()
+        if args.jobs > 1:
+            with multiprocessing.Pool(args.jobs) as pool:
+                results = pool.map(play_game, tasks, chunksize=1)
+        else:
+            results = [play_game(t) for t in tasks]
+        report(players, levels, results)
+        print(f"({time.monotonic() - start:.0f} s with {args.jobs} job(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
