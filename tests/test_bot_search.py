@@ -8,6 +8,7 @@ No test here measures time: a seconds budget is only checked to end.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 
@@ -16,8 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clans_pi.bots.base import Budget, Cancelled, assignments
+from clans_pi.bots.heuristic import clan_values
 from clans_pi.bots.ismcts import (
     Settings,
+    _Node,
     _rewards,
     actions_with_orders,
     decode,
@@ -26,7 +29,7 @@ from clans_pi.bots.ismcts import (
 )
 from clans_pi.bots.random_mover import RandomMover
 from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
-from clans_pi.rules.constants import CLAN_INDEX
+from clans_pi.rules.constants import CLAN_INDEX, CLANS
 from clans_pi.rules.moves import Move
 from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
@@ -70,6 +73,26 @@ def test_r8_r9_r11_actions_are_the_legal_moves_with_every_village_order(seed, nu
         assert (move.order is not None) == (len(state.founds(move)) >= 2)  # R11
 
 
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), num_players=st.integers(2, 4), plies=st.integers(0, 55))
+def test_r8_r9_r11_a_widening_nodes_random_draws_are_each_legal_child_once(
+    seed, num_players, plies
+):
+    """Nodes under progressive widening draw their children one at a time; drawn until
+    none is left they are exactly the legal moves with every village order, each once."""
+    state = midgame(seed, num_players, plies)
+    if state.is_over:
+        return
+    node = _Node(state.current_player, state, random.Random(seed), eager=False)
+    rand = random.Random(seed).random
+    while not node.full and node.draw(state, rand):
+        node.n.append(0)  # tried
+    codes, _ = actions_with_orders(state)
+    assert node.full and sorted(node.actions) == sorted(codes)
+    for code in node.actions:
+        assert state.is_legal(decode(code, node.orders))
+
+
 # ---------------------------------------------------------------------------- budget
 
 
@@ -102,6 +125,48 @@ def test_a_single_choice_is_made_without_searching():
     assert codes == [0 << 6 | 1]
     result = search(state, uniform(state), random.Random(1), Settings(), iterations=5)
     assert result.move == Move(0, 1) and result.iterations == 5
+
+
+def weights_for(state: GameState) -> list[list[float]]:
+    """Clan probabilities per player as the player to move knows them: its own certain, the
+    others uniform over the rest."""
+    me = state.current_player
+    hyps = assignments(state.num_players, me, state.clan_of(me))
+    out = [[0.0] * len(CLANS) for _ in range(state.num_players)]
+    for h in hyps:
+        for player, clan in enumerate(h):
+            out[player][CLAN_INDEX[clan]] += 1 / len(hyps)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ordered_children_start_with_the_heuristics_best_move_for_the_movers_clan(seed):
+    state = midgame(seed, 3, 8 + seed)
+    me = state.current_player
+    result = search(
+        state, uniform(state), random.Random(seed), Settings(widening=1.0, ordered=True),
+        iterations=1, clan_weights=weights_for(state),
+    )
+    moves = state.legal_moves()
+    mine = [v[CLAN_INDEX[state.clan_of(me)]] for v in clan_values(state, moves)]
+    assert result.visits == {result.move: 1}
+    assert mine[moves.index(Move(result.move.src, result.move.dst))] == max(mine)
+
+
+@pytest.mark.parametrize("widening", [0.0, 0.5, 1.0])
+def test_progressive_widening_tries_about_sqrt_visits_children(widening):
+    state = midgame(4, 2, 2)
+    settings_ = Settings(widening=widening, ordered=True)
+    result = search(
+        state, uniform(state), random.Random(1), settings_, iterations=400,
+        clan_weights=weights_for(state),
+    )
+    tried = len(result.visits)
+    if widening:
+        # A new child while tried < widening * sqrt(visits + 1): at most that many at 400.
+        assert tried == math.ceil(widening * math.sqrt(400))
+    else:
+        assert tried == min(400, len(actions_with_orders(state)[0]))
 
 
 # ------------------------------------------------------------------------- cancelling
@@ -164,7 +229,7 @@ def test_r11_it_chooses_the_village_order_that_scores():
     for seed in range(3):
         result = search(
             state, uniform(state), random.Random(seed), LEVEL_SETTINGS["hard"].search,
-            iterations=200,
+            iterations=200, clan_weights=weights_for(state),
         )
         assert state.is_legal(result.move)
         assert result.move.order == (1, 2), result.visits
@@ -223,7 +288,7 @@ def test_it_founds_a_big_village_of_its_own_clan_before_the_epoch_turns(level):
     for seed in range(3):
         result = search(
             state, uniform(state), random.Random(seed), LEVEL_SETTINGS[level].search,
-            iterations=budget,
+            iterations=budget, clan_weights=weights_for(state),
         )
         assert result.move == Move(2, 0), result.visits
 
@@ -239,7 +304,7 @@ def test_it_does_not_grab_a_village_that_loses():
     for seed in range(2):
         result = search(
             state, uniform(state), random.Random(seed), LEVEL_SETTINGS["hard"].search,
-            iterations=3000,
+            iterations=3000, clan_weights=weights_for(state),
         )
         assert values[result.move] == best, result.visits
 

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 
 from ..rules.board import Board
-from ..rules.constants import CLAN_INDEX
+from ..rules.constants import CLAN_INDEX, CLANS
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
@@ -48,11 +48,9 @@ class LevelSettings:
 
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
-    "normal": LevelSettings(
-        Budget(seconds=0.2), Settings(clan_aware_opponents=False), belief_sampling=False
-    ),
+    "normal": LevelSettings(Budget(seconds=0.2), Settings(), belief_sampling=False),
     "hard": LevelSettings(
-        Budget(seconds=1.0), Settings(clan_aware_opponents=True), belief_sampling=True
+        Budget(seconds=1.0), Settings(widening=0.5, ordered=True), belief_sampling=True
     ),
 }
 
@@ -129,10 +127,17 @@ class SearchBot:
             return Move(codes[0] >> 6 & 63, codes[0] & 63, orders.get(codes[0]))
         if self.settings.belief_sampling:
             belief = self._belief(obs)
-            sample = weighted_sampler([_indices(h) for h in belief.hypotheses], belief.probs)
+            hyps, probs = belief.hypotheses, belief.probs
+            sample = weighted_sampler([_indices(h) for h in hyps], probs)
         else:
             hyps = assignments(len(obs.players), obs.viewer, obs.own_clan)
+            probs = [1.0 / len(hyps)] * len(hyps)
             sample = uniform_sampler([_indices(h) for h in hyps])
+        # Each player's clan probabilities (the viewer's own clan is certain).
+        weights = [[0.0] * len(CLANS) for _ in obs.players]
+        for h, q in zip(hyps, probs, strict=True):
+            for player, clan in enumerate(h):
+                weights[player][CLAN_INDEX[clan]] += q
         budget = self.budget
         deadline = None
         if budget.iterations is None:
@@ -145,6 +150,7 @@ class SearchBot:
             iterations=budget.iterations,
             deadline=deadline,
             cancel=cancel,
+            clan_weights=weights,
         )
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return result.move
