@@ -19,7 +19,8 @@ Printed per level, over all its seats in all games:
   probability the bot gave the true clan. Chance: each other player holds one of the 4
   clans that are not the bot's own, so 0.25 for both.
 * **move time**: wall time of ``choose`` (rebuilding the game, belief update and search),
-  median, 99th percentile and maximum; and search iterations per move.
+  median, 99th percentile and maximum; search iterations per move (median) and per second
+  of the moves that searched (a move with a single choice is made without searching).
 
 Usage::
 
@@ -93,6 +94,7 @@ class SeatResult:
     others: int
     times: list[float] = field(default_factory=list)
     iterations: list[int] = field(default_factory=list)
+    searched: float = 0.0  # seconds of the moves that searched (not the single choices)
 
 
 def seat_levels(levels: list[str], players: int, rotation: int) -> list[str]:
@@ -127,8 +129,9 @@ def play_game(task: tuple[int, int, list[str], int, dict[str, Budget]]) -> list[
         move = bots[p].choose(obs)
         results[p].times.append(time.monotonic() - start)
         last = getattr(bots[p], "last", None)
-        if last is not None:
+        if last is not None and last.iterations:
             results[p].iterations.append(last.iterations)
+            results[p].searched += last.seconds
         state.play(move)  # checked: an illegal move stops the tournament
     winners = state.winners()
     clans = state.clans
@@ -217,11 +220,13 @@ def report(players: int, levels: list[str], results: list[list[SeatResult]]) -> 
         prob = sum(s.true_prob for s in seats) / n
         print(f"{level:8} {n:7d} {right / n:9.3f}   [{lo:.3f}, {hi:.3f}] {prob:8.3f}")
     print(f"\n{'level':8} {'moves':>6} {'median s':>9} {'p99 s':>7} {'max s':>7} "
-          f"{'iter/move':>10}")
+          f"{'iter/move':>10} {'iter/s':>7}")
     for level, seats in by_level.items():
         times = [t for s in seats for t in s.times]
         iters = [k for s in seats for k in s.iterations]
-        it = f"{statistics.median(iters):10.0f}" if iters else f"{'-':>10}"
+        searched = sum(s.searched for s in seats)
+        it = (f"{statistics.median(iters):10.0f} {sum(iters) / searched:7.0f}" if iters
+              else f"{'-':>10} {'-':>7}")
         print(f"{level:8} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
 

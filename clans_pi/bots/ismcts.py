@@ -40,6 +40,7 @@ import math
 import random
 import threading
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -48,7 +49,15 @@ from ..rules.state import GameState
 from .base import Cancelled
 from .heuristic import clan_values
 
-__all__ = ["Result", "Settings", "actions_with_orders", "decode", "search"]
+__all__ = [
+    "Result",
+    "Settings",
+    "actions_with_orders",
+    "decode",
+    "search",
+    "uniform_sampler",
+    "weighted_sampler",
+]
 
 #: A determinisation: each player's clan as an index into CLANS, in turn order.
 ClanIndices = tuple[int, ...]
@@ -64,8 +73,8 @@ class Settings:
     margin_weight: float = 0.1
     margin_scale: float = 20.0  # points: a margin of this much counts fully
     #: 0: every child is tried once before UCT chooses among them. Else progressive
-    #: widening: a node visited n times chooses among its first ceil(widening * sqrt(n))
-    #: children only.
+    #: widening: a node visited n times tries a new child only while it has tried fewer
+    #: than ``widening * sqrt(n + 1)``, and otherwise chooses among those by UCT.
     widening: float = 0.0
     #: Children in the heuristic's order for the mover (:func:`.heuristic.clan_values`,
     #: weighted by the mover's clan probabilities) instead of a random one: the root's at
@@ -339,8 +348,6 @@ def weighted_sampler(
         total += p
         cum.append(total)
     assert total > 0, "a belief with no mass"
-    from bisect import bisect_right
-
     last = len(hyps) - 1
 
     def sample(rng: random.Random) -> ClanIndices:

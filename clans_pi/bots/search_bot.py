@@ -33,14 +33,23 @@ from ..rules.constants import CLAN_INDEX, CLANS
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
-from .base import Budget, assignments, rebuild
+from .base import Budget, Cancelled, assignments, rebuild
 from .belief import Belief, BeliefTracker
-from .ismcts import Result, Settings, search, uniform_sampler, weighted_sampler
+from .ismcts import (
+    Result,
+    Settings,
+    actions_with_orders,
+    decode,
+    search,
+    uniform_sampler,
+    weighted_sampler,
+)
 
 __all__ = ["LEVEL_SETTINGS", "LevelSettings", "SearchBot"]
 
-#: Part of a seconds budget kept back for everything after the search stops (choosing the
-#: move, returning it): the whole move, belief update included, stays within the budget.
+#: Part of a seconds budget kept back for what follows the search's deadline (its last
+#: iteration, freeing the tree, choosing the move): the whole move, belief update
+#: included, stays within the budget.
 SAFETY = 0.02
 
 
@@ -113,8 +122,15 @@ class SearchBot:
     # ------------------------------------------------------------------ moves
 
     def choose(self, obs: Observation, *, cancel: threading.Event | None = None) -> Move:
-        """The move the search prefers for ``obs.viewer`` (see :class:`~.base.Bot`)."""
+        """The move the search prefers for ``obs.viewer`` (see :class:`~.base.Bot`).
+
+        With a seconds budget the whole call (rebuilding the game, updating the belief,
+        searching) ends within it, but for the last iteration and a little
+        (:data:`SAFETY`). A move with no alternative is made without searching.
+        """
         start = time.monotonic()
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
         if obs.viewer is None or obs.own_clan is None:
             raise ValueError("a bot needs its own player's observation, not the public view")
         if obs.end is not None:
@@ -126,12 +142,10 @@ class SearchBot:
         state = rebuild(obs, self.board, self.chart)
         rng = random.Random(f"{self.seed}:{obs.viewer}:{obs.ply}") if self.seed is not None \
             else random.Random()
-        from .ismcts import actions_with_orders
-
         codes, orders = actions_with_orders(state)
         if len(codes) == 1:  # nothing to think about
             self.last = SearchStats(0, time.monotonic() - start, None)
-            return Move(codes[0] >> 6 & 63, codes[0] & 63, orders.get(codes[0]))
+            return decode(codes[0], orders)
         if self.settings.belief_sampling:
             belief = self._belief(obs)
             hyps, probs = belief.hypotheses, belief.probs
