@@ -133,6 +133,32 @@ def test_zero_stays_zero():
     assert sum(belief.probs) == pytest.approx(1.0)
 
 
+@SETTINGS
+@given(seed=seeds, num_players=player_counts, data=st.data())
+def test_r6_a_clan_that_is_certain_stays_certain(seed, num_players, data):
+    # Once a player's clan is certain (here: told so), no move of anyone's unsettles it,
+    # whoever moves and however telling the moves are (the greedy movers play for their
+    # clans, so their moves weigh heavily against the told one when it is not theirs).
+    state = new_game(seed, num_players)
+    viewer = data.draw(st.integers(0, num_players - 1), label="viewer")
+    belief = Belief(num_players, viewer, state.clan_of(viewer))
+    other = data.draw(st.sampled_from([p for p in range(num_players) if p != viewer]))
+    told = data.draw(st.sampled_from([c for c in CLANS if c != belief.own_clan]), label="told")
+    pairs = zip(belief.probs, belief.hypotheses, strict=True)
+    kept = [p if h[other] == told else 0.0 for p, h in pairs]
+    belief.probs = [p / sum(kept) for p in kept]
+    greedy_moves = data.draw(st.booleans(), label="greedy")
+    mover = RandomMover(seed)
+    while not state.is_over:
+        move = greedy(state) if greedy_moves else mover.choose(state)
+        belief.update(state, move)
+        state.play(move)
+        assert_distribution(belief)
+        certain = belief.marginals()[other]
+        assert certain[told] == pytest.approx(1.0, abs=1e-12)
+        assert all(q == 0.0 for c, q in certain.items() if c != told)
+
+
 def test_r20_reveal_makes_the_belief_certain_and_refuses_the_impossible():
     belief = Belief(3, 0, "red")
     belief.reveal(("red", "black", "blue"))

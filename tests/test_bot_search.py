@@ -3,7 +3,8 @@ exactly the legal moves and village orders (R8, R9, R11), its budget in iteratio
 a time budget stops it, it can be cancelled from another thread, it picks the village order
 and the tactic a position calls for, and it rewards shared wins as shares (R21).
 
-No test here measures time: a seconds budget is only checked to end.
+No test here measures time: a seconds budget is checked on a clock that moves on a fixed step
+per search iteration.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from clans_pi.bots.ismcts import (
     uniform_sampler,
 )
 from clans_pi.bots.random_mover import RandomMover
-from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SAFETY, SearchBot
 from clans_pi.rules.constants import CLAN_INDEX, CLANS
 from clans_pi.rules.moves import Move
 from clans_pi.rules.setup import deal
@@ -115,6 +116,46 @@ def test_a_seconds_budget_ends_the_search():
     move = bot.choose(state.observation(state.current_player))
     assert state.is_legal(move)
     assert bot.last is not None and bot.last.iterations >= 1
+
+
+class IterationClock:
+    """A stand-in for the time module. The search reads ``monotonic`` once per iteration,
+    and each of its readings moves the clock on by ``step`` (the iteration just done);
+    :attr:`reader` reads the same clock without moving it (the bot's own bookkeeping). A
+    deadline is then reached after a known number of iterations, however fast or loaded
+    the machine is."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.reader = type("Reader", (), {"monotonic": staticmethod(lambda: self.now)})
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+@pytest.mark.parametrize("seconds", [0.01, 0.05, 0.3])
+def test_a_seconds_budget_is_kept_by_the_search_s_clock(monkeypatch, level, seconds):
+    # The whole move (rebuild, belief, search) within the budget, by the clock the bot
+    # reads, and the budget used rather than given up after one iteration.
+    import clans_pi.bots.ismcts as ismcts_module
+    import clans_pi.bots.search_bot as search_bot_module
+
+    clock = IterationClock(0.0001)  # 10,000 iterations a second, about this machine's
+    monkeypatch.setattr(ismcts_module, "time", clock)
+    monkeypatch.setattr(search_bot_module, "time", clock.reader)
+    state = midgame(7, 3, 9)
+    bot = SearchBot(BOARD, CHART, level=level, seed=1, budget=Budget(seconds=seconds))
+    start = clock.now
+    move = bot.choose(state.observation(state.current_player))
+    assert state.is_legal(move)
+    assert clock.now - start <= seconds
+    assert bot.last is not None and bot.last.seconds == pytest.approx(clock.now - start)
+    # It stopped at the first iteration past its deadline (the budget less SAFETY).
+    expected = seconds * (1 - SAFETY) / clock.step  # iterations until the deadline
+    assert abs(bot.last.iterations - expected) <= 1.5  # (the clock's sums are not exact)
 
 
 def test_a_single_choice_is_made_without_searching():
