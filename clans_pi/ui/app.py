@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..watchdog import Notifier
     from .sound import Sounds
 from .canvas import Canvas
+from .clan_look import DEFAULT_LOOK, ClanLook
 from .display import Display
 from .screens.base import Screen
 
@@ -71,6 +72,7 @@ class App:
         dimmer: IdleDimmer | None = None,
         bots: BotFactory | None = None,
         hints: bool = False,
+        look: ClanLook = DEFAULT_LOOK,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -97,6 +99,7 @@ class App:
         # computer seats then make random moves).
         self.bots = bots
         self.hints = hints  # a person may ask for a hint (a bot's search from their view)
+        self.look = look  # the clans' colours and marks as the settings want them
         self.computers = Computers(self)
         self.running = True
         self.dirty = True

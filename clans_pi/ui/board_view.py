@@ -18,6 +18,7 @@ from ..rules.board import Board
 from ..rules.constants import CLANS
 from ..rules.observation import Observation
 from .canvas import Canvas, fit_size, rendered
+from .clan_look import DEFAULT_LOOK, ClanLook
 from .icons import chip_icon, draw_arrow, hut_icon
 from .theme import (
     ACCENT,
@@ -70,8 +71,9 @@ def inside(point: Point, polygon: Sequence[Point]) -> bool:
 class BoardView:
     """The board drawn into ``rect`` (screen coordinates)."""
 
-    def __init__(self, board: Board, rect: pygame.Rect) -> None:
+    def __init__(self, board: Board, rect: pygame.Rect, look: ClanLook = DEFAULT_LOOK) -> None:
         self.board = board
+        self.look = look  # how the clans' huts look (fifth clan black or white, marks)
         self.rect = pygame.Rect(rect)
         x0, y0, w, h = self.rect
         self.polygons: tuple[tuple[Point, ...], ...] = tuple(
@@ -216,7 +218,7 @@ class BoardView:
     def _draw_huts(self, surf: pygame.Surface, territory: int, huts: Sequence[int]) -> None:
         present = [(CLANS[c], n) for c, n in enumerate(huts) if n]
         for (clan, n), r in zip(present, self.cluster(territory, len(present)), strict=True):
-            surf.blit(hut_icon(clan, self.hut, n), r)
+            surf.blit(hut_icon(clan, self.hut, n, self.look), r)
 
     def _arrow(self, surf: pygame.Surface, src: int, dst: int) -> None:
         (x1, y1), (x2, y2) = self.anchors[src], self.anchors[dst]

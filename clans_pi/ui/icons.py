@@ -11,7 +11,9 @@ import math
 import pygame
 
 from .canvas import fit_size, rendered
-from .theme import CLAN_COLORS, CLAN_INK, TEXT, Color
+from .clan_look import DEFAULT_LOOK, ClanLook
+from .clan_marks import mark_period, masked_mark
+from .theme import TEXT, Color
 
 
 def hut_points(rect: pygame.Rect) -> list[tuple[float, float]]:
@@ -30,21 +32,31 @@ def hut_points(rect: pygame.Rect) -> list[tuple[float, float]]:
 
 
 @functools.lru_cache(maxsize=512)
-def hut_icon(clan: str, size: int, count: int = 0) -> pygame.Surface:
-    """A hut of ``clan`` ``size`` px square, with ``count`` written on it when above 1."""
+def hut_icon(clan: str, size: int, count: int = 0,
+             look: ClanLook = DEFAULT_LOOK) -> pygame.Surface:
+    """A hut of ``clan`` ``size`` px square, as ``look`` shows it (its colour and, when on,
+    its mark), with ``count`` written on it when above 1."""
     surf = pygame.Surface((size, size), pygame.SRCALPHA)
     body = pygame.Rect(0, 0, size, size).inflate(-2, -2)
     pts = hut_points(body)
-    fill, ink = CLAN_COLORS[clan], CLAN_INK[clan]
-    outline = (250, 250, 250) if clan == "black" else (20, 20, 24)
+    fill, ink = look.color(clan), look.ink(clan)
     pygame.draw.polygon(surf, fill, pts)
-    pygame.draw.polygon(surf, outline, pts, max(1, size // 14))
+    if look.marks:
+        mask = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.polygon(mask, (255, 255, 255), pts)
+        surf.blit(masked_mark(clan, mask, look.mark_color(clan), mark_period(size)), (0, 0))
+    pygame.draw.polygon(surf, look.outline(clan), pts, max(1, size // 14))
     if count > 1:
         label = str(count)
         box_w = round(size * 0.74)
         px = fit_size(label, round(size * 0.62), box_w, min_px=8)
+        center = (size // 2, round(size * 0.66))
         text = rendered(label, px, ink)
-        r = text.get_rect(center=(size // 2, round(size * 0.66)))
+        r = text.get_rect(center=center)
+        if look.marks:  # a plate of the plain colour keeps the number clear of the mark
+            ink_box = text.get_bounding_rect().move(r.topleft)
+            pygame.draw.rect(surf, fill, ink_box.inflate(2 + size // 12, 2 + size // 12),
+                             border_radius=max(1, size // 10))
         surf.blit(text, r)
     return surf
 

@@ -12,12 +12,13 @@ from ..session import Seat
 from .avatars import AVATARS, avatar_surface
 from .board_view import _mark
 from .canvas import Canvas
+from .clan_look import DEFAULT_LOOK, ClanLook
+from .clan_marks import draw_mark, mark_period
 from .icons import chip_icon, hut_icon
 from .layout import split_h, split_v
 from .theme import (
     ACCENT,
     CARD,
-    CLAN_COLORS,
     PANEL_HI,
     TERRAIN_COLORS,
     TERRAIN_MARK,
@@ -105,7 +106,8 @@ def _terrains(canvas: Canvas, cell: pygame.Rect, terrains: frozenset[str], every
                                             side, side))
 
 
-def draw_score_track(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: int) -> None:
+def draw_score_track(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: int,
+                     look: ClanLook = DEFAULT_LOOK) -> None:
     """The five clans' points with exact numbers (public, R22), best first is NOT used:
     rows stay in clan order so nobody reads anything into a row's position."""
     canvas.region("scores", rect)
@@ -117,7 +119,7 @@ def draw_score_track(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: in
         points = obs.clan_points[clan]
         icon = min(row.height, 40)
         ir = pygame.Rect(row.left, row.centery - icon // 2, icon, icon)
-        canvas.surface.blit(hut_icon(clan, icon), ir)
+        canvas.surface.blit(hut_icon(clan, icon, look=look), ir)
         num_w = round(row.width * 0.2)
         num = pygame.Rect(row.right - num_w, row.top, num_w, row.height)
         canvas.text(str(points), num, px, TEXT, align="right")
@@ -127,7 +129,10 @@ def draw_score_track(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: in
         fill = bar_area.copy()
         fill.width = round(bar_area.width * points / top)
         if fill.width:
-            pygame.draw.rect(canvas.surface, CLAN_COLORS[clan], fill, border_radius=3)
+            pygame.draw.rect(canvas.surface, look.color(clan), fill, border_radius=3)
+            if look.marks:
+                draw_mark(canvas.surface, clan, fill.inflate(-2, -2), look.mark_color(clan),
+                          mark_period(icon))
 
 
 def draw_chips(canvas: Canvas, rect: pygame.Rect, chips: int, px: int) -> None:

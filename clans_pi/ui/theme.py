@@ -8,42 +8,60 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..i18n import N_
+
 Color = tuple[int, int, int]
 
+# The clan colours as shown, keyed by colour name: the engine's five clans, and "white",
+# the fifth clan when the settings show it white (R3; its engine id stays "black"). Chosen to
+# stay apart from each other and from every terrain they stand on, also under simulated
+# protanopia, deuteranopia and tritanopia (tests/test_palette.py measures it).
 CLAN_COLORS: Final[dict[str, Color]] = {
-    "red": (214, 48, 49),
-    "blue": (38, 99, 221),
-    "green": (46, 164, 79),
-    "yellow": (245, 200, 35),
-    "black": (34, 34, 38),
+    "red": (250, 35, 10),
+    "blue": (10, 63, 215),
+    "green": (0, 153, 94),
+    "yellow": (252, 238, 13),
+    "black": (16, 16, 18),
+    "white": (248, 252, 255),
 }
-#: Outline and number colour on each clan's hut, chosen for contrast.
+#: Number colour on each clan's hut (and text on its colour), chosen for contrast.
 CLAN_INK: Final[dict[str, Color]] = {
     "red": (255, 255, 255),
     "blue": (255, 255, 255),
     "green": (255, 255, 255),
     "yellow": (30, 30, 30),
     "black": (255, 255, 255),
+    "white": (30, 30, 30),
+}
+#: The outline of each clan's hut: dark, except round the black hut, which would vanish.
+CLAN_OUTLINE: Final[dict[str, Color]] = {
+    "red": (20, 20, 24),
+    "blue": (20, 20, 24),
+    "green": (20, 20, 24),
+    "yellow": (20, 20, 24),
+    "black": (250, 250, 250),
+    "white": (20, 20, 24),
 }
 CLAN_LABEL: Final[dict[str, str]] = {
-    "red": "Red",
-    "blue": "Blue",
-    "green": "Green",
-    "yellow": "Yellow",
-    "black": "Black",
+    "red": N_("Red"),
+    "blue": N_("Blue"),
+    "green": N_("Green"),
+    "yellow": N_("Yellow"),
+    "black": N_("Black"),
+    "white": N_("White"),
 }
 
 TERRAIN_COLORS: Final[dict[str, Color]] = {
-    "forest": (62, 112, 64),
-    "mountain": (146, 138, 128),
-    "steppe": (212, 184, 118),
-    "grassland": (150, 194, 98),
+    "forest": (61, 106, 77),
+    "mountain": (148, 146, 146),
+    "steppe": (229, 185, 116),
+    "grassland": (169, 203, 130),
 }
 TERRAIN_MARK: Final[dict[str, Color]] = {
-    "forest": (36, 78, 42),
-    "mountain": (98, 92, 86),
-    "steppe": (170, 140, 78),
-    "grassland": (108, 156, 66),
+    "forest": (35, 72, 55),
+    "mountain": (100, 100, 104),
+    "steppe": (187, 141, 76),
+    "grassland": (127, 165, 98),
 }
 TERRAIN_LABEL: Final[dict[str, str]] = {
     "forest": "Forest",

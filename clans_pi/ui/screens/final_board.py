@@ -32,7 +32,7 @@ class FinalBoardScreen(Screen):
     def layout(self) -> None:
         self.lay = play_layout(self.size, self.session.board.aspect)
         if self.bv is None or self.bv.rect != self.lay.board:
-            self.bv = BoardView(self.session.board, self.lay.board)
+            self.bv = BoardView(self.session.board, self.lay.board, self.app.look)
         pad, u = self.lay.pad, self.lay.unit
         panel = self.lay.panel.inflate(-2 * pad, -2 * pad)
         self.buttons = [Button("back", pygame.Rect(panel.left, panel.bottom - u, panel.width, u),
@@ -56,7 +56,7 @@ class FinalBoardScreen(Screen):
         scores = pygame.Rect(chart.right + lay.pad, strip.top,
                              strip.right - chart.right - lay.pad, strip.height)
         draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
-        draw_score_track(canvas, scores, obs, lay.px(16))
+        draw_score_track(canvas, scores, obs, lay.px(16), self.app.look)
         canvas.text(f"{len(obs.villages)} villages, {obs.ply} moves", self.caption,
                     lay.px(20), TEXT)
         self.draw_buttons(canvas)

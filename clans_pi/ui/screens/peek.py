@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import _
 from ...session import Session
 from ..canvas import Canvas
 from ..icons import draw_eye, hut_icon
 from ..layout import centered
 from ..panel import draw_avatar
-from ..theme import BG, CARD, CLAN_COLORS, CLAN_INK, CLAN_LABEL, SELECT, TEXT, TEXT_DIM
+from ..theme import BG, CARD, SELECT, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
 
@@ -137,12 +138,14 @@ class PeekScreen(Screen):
     def _draw_clan(self, canvas: Canvas, r: pygame.Rect) -> None:
         clan = self.session.private(self.seat).own_clan
         assert clan is not None
-        canvas.box(r, CLAN_COLORS[clan], radius=r.height // 8, border=SELECT)
+        look = self.app.look
+        canvas.box(r, look.color(clan), radius=r.height // 8, border=SELECT)
         icon = centered(r, round(r.height * 0.4), round(r.height * 0.4))
         icon.centery = r.top + round(r.height * 0.37)
-        pygame.draw.ellipse(canvas.surface, (245, 245, 240) if clan == "black" else (24, 24, 28),
-                            icon.inflate(icon.width // 3, icon.height // 3))
-        canvas.surface.blit(hut_icon(clan, icon.width), icon)
+        pygame.draw.ellipse(canvas.surface, look.ink(clan), icon.inflate(icon.width // 3,
+                                                                          icon.height // 3))
+        canvas.surface.blit(hut_icon(clan, icon.width, look=look), icon)
         line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
                            round(r.height * 0.2))
-        canvas.text(f"Your clan: {CLAN_LABEL[clan]}", line, self.px(30), CLAN_INK[clan])
+        canvas.text(_("Your clan: {clan}").format(clan=look.label(clan)), line, self.px(30),
+                    look.ink(clan))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import _
 from ...rules.constants import CLANS
 from ...rules.events import Event
 from ...rules.moves import Move
@@ -96,7 +97,7 @@ class PlayScreen(Screen):
     def layout(self) -> None:
         lay = play_layout(self.size, self.session.board.aspect)
         if self.bv is None or self.bv.rect != lay.board:
-            self.bv = BoardView(self.session.board, lay.board)
+            self.bv = BoardView(self.session.board, lay.board, self.app.look)
         self.lay = lay
         self._build_buttons()
 
@@ -250,7 +251,7 @@ class PlayScreen(Screen):
         chart, scores = split_h(strip, 1.45, 1, gap=lay.pad)
         obs = self.session.public()
         draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
-        draw_score_track(canvas, scores, obs, lay.px(16))
+        draw_score_track(canvas, scores, obs, lay.px(16), self.app.look)
 
     def _draw_panel(self, canvas: Canvas, clip: pygame.Rect) -> None:
         lay = self.lay
@@ -372,7 +373,7 @@ class PlayScreen(Screen):
                 r = pygame.Rect(0, 0, s, s)
                 r.center = (round(c[0] + (k - (len(step.clans) - 1) / 2) * s * 1.1),
                             round(c[1] - s * 1.4))
-                surf.blit(hut_icon(clan, s), r)
+                surf.blit(hut_icon(clan, s, look=self.app.look), r)
                 pygame.draw.line(surf, BAD, r.topleft, r.bottomright, max(2, s // 6))
                 pygame.draw.line(surf, BAD, r.topright, r.bottomleft, max(2, s // 6))
             self._float_text(canvas, "Strife!", c, p, BAD)
@@ -443,9 +444,10 @@ class PlayScreen(Screen):
                         TEXT_DIM, align="left")
         for clan, n in present:
             icon = pygame.Rect(inner.left, y + 3, line - 6, line - 6)
-            canvas.surface.blit(hut_icon(clan, icon.width), icon)
-            canvas.text(f"{clan.capitalize()}: {n}", pygame.Rect(icon.right + 8, y,
-                        inner.right - icon.right - 8, line), lay.px(17), TEXT, align="left")
+            canvas.surface.blit(hut_icon(clan, icon.width, look=self.app.look), icon)
+            text = _("{clan}: {count}").format(clan=self.app.look.label(clan), count=n)
+            canvas.text(text, pygame.Rect(icon.right + 8, y, inner.right - icon.right - 8, line),
+                        lay.px(17), TEXT, align="left")
             y += line
 
     def _draw_toast(self, canvas: Canvas, text: str) -> None:

@@ -15,7 +15,7 @@ from ..canvas import Canvas
 from ..icons import draw_crown, hut_icon
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
-from ..theme import ACCENT, BG, CARD, CLAN_LABEL, GOOD, PANEL_HI, TEXT, TEXT_DIM
+from ..theme import ACCENT, BG, CARD, GOOD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
 
@@ -101,8 +101,8 @@ class RevealScreen(Screen):
                            who.centery - crown // 2, crown, crown), ACCENT)
             side = min(clan_cell.height * 3 // 4, clan_cell.width * 2 // 5)
             icon = pygame.Rect(clan_cell.left, clan_cell.centery - side // 2, side, side)
-            canvas.surface.blit(hut_icon(clan, icon.width), icon)
-            canvas.text(CLAN_LABEL[clan], pygame.Rect(icon.right + 6, clan_cell.top,
+            canvas.surface.blit(hut_icon(clan, icon.width, look=self.app.look), icon)
+            canvas.text(self.app.look.label(clan), pygame.Rect(icon.right + 6, clan_cell.top,
                         clan_cell.right - icon.right - 6, clan_cell.height), self.px(20),
                         TEXT, align="left")
             canvas.text(str(obs.clan_points[clan]), pts, self.px(22), TEXT)
@@ -142,7 +142,7 @@ class RevealScreen(Screen):
                 canvas.text("?", text, self.px(15), TEXT_DIM, align="left")
                 continue
             icon = pygame.Rect(pic.right + 2, cell.top + h // 10, h - h // 5, h - h // 5)
-            canvas.surface.blit(hut_icon(clan, icon.width), icon)
+            canvas.surface.blit(hut_icon(clan, icon.width, look=self.app.look), icon)
             text.left = icon.right + 3
             text.width = cell.right - icon.right - 3
             right = clan == obs.revealed_clans[p]
