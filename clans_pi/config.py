@@ -9,6 +9,8 @@ documents every key with its default (a test checks it against :func:`load_confi
     [display]
     rotate = 0
     dim_after_minutes = 0
+    clan_marks = true
+    fifth_clan = "black"
     [seats]
     1 = "gpio"        # the seat's button and LED on the Pi (hardware/pinout.toml)
     2 = "handheld"    # a Pico handheld on USB, paired from the start screen
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .rules.constants import MAX_PLAYERS
-from .ui.options import DEFAULT_SIZE, ROTATIONS
+from .ui.options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS
 
 SEAT_KINDS = ("screen", "gpio", "handheld")
 #: Languages the rulebooks came in; the on-screen text exists in English only so far.
@@ -34,7 +36,7 @@ TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "c
              "seats")
 COMPUTER_KEYS = ("think_seconds", "hints")
 DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
-                "backlight")
+                "backlight", "clan_marks", "fifth_clan")
 DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
 
 
@@ -70,6 +72,8 @@ class Config:
     dim_after_minutes: float = 0  # 0: the backlight is never dimmed
     dim_percent: int = 10
     backlight: str = ""  # a /sys/class/backlight name; "": the first one found
+    clan_marks: bool = True  # each clan's pattern on its huts (colour-blind players)
+    fifth_clan: str = "black"  # or "white": how the fifth clan looks (R3; its id stays black)
     think_seconds: float = 1.0  # a Hard computer player's time per move (others less)
     hints: bool = False  # a Hint button for human players
     source: str = "defaults"
@@ -145,6 +149,8 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     read.number("dim_after_minutes", display, 0, 24 * 60, prefix="display.")
     read.number("dim_percent", display, 0, 100, integer=True, prefix="display.")
     read.text("backlight", display, "display.")
+    read.flag("clan_marks", display, "display.")
+    read.choice("fifth_clan", display, FIFTH_CLANS, "display.")
     computer = data.get("computer", {})
     if not isinstance(computer, dict):
         problems.append(f"{path}: [computer] must be a table (a [computer] line, then keys)")

@@ -77,7 +77,8 @@ def _gpio_part(config: Config, report: Report, seconds: float, step_s: float,
         wanted = sorted(pinmap.seats)
         report.say("  no seat uses GPIO in the settings: testing every seat in the pin map")
     try:
-        devices = make_gpio_seats(pinmap, wanted, pin_factory=pin_factory)
+        devices = make_gpio_seats(pinmap, wanted, pin_factory=pin_factory,
+                                  fifth_clan=config.fifth_clan)
     except GpioUnavailable as exc:
         report.check("GPIO", False, str(exc))
         return ""
@@ -90,7 +91,8 @@ def _gpio_part(config: Config, report: Report, seconds: float, step_s: float,
             shown = []
             for clan in CLANS:
                 dev.light(clan)
-                shown.append(clan if dev.shown != (0.0, 0.0, 0.0) else f"{clan}?")
+                name = config.fifth_clan if clan == "black" else clan
+                shown.append(name if dev.shown != (0.0, 0.0, 0.0) else f"{name}?")
                 sleep(step_s)
             dev.light(None)
             report.check(f"seat {seat} LED", all("?" not in c for c in shown),

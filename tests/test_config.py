@@ -143,3 +143,25 @@ def test_computer_player_settings(tmp_path):
         "computer.level: unknown setting (ignored)",
     ])
     assert (config.think_seconds, config.hints) == (1.0, False)
+
+
+def test_clan_marks_and_the_fifth_clan_are_read(tmp_path):
+    config, problems = load_config(write(tmp_path, '[display]\nclan_marks = false\n'
+                                                   'fifth_clan = "white"\n'))
+    assert problems == [] and (config.clan_marks, config.fifth_clan) == (False, "white")
+    assert (Config().clan_marks, Config().fifth_clan) == (True, "black")
+
+
+def test_bad_clan_marks_or_fifth_clan_is_one_line_and_keeps_the_default(tmp_path):
+    path = write(tmp_path, 'fifth_clan = "white"\n[display]\nclan_marks = "yes"\n'
+                           'fifth_clan = "pink"\n')
+    config, problems = load_config(path)
+    assert problems == [f"{path}: {line}" for line in [
+        "unknown setting 'fifth_clan' (ignored) (display settings go under [display])",
+        "display.clan_marks: must be true or false, not 'yes'; using True",
+        "display.fifth_clan: 'pink' is not one of black, white; using 'black'",
+    ]]
+    assert (config.clan_marks, config.fifth_clan) == (True, "black")
+    config, problems = load_config(write(tmp_path, '[display]\nfifth_clan = "White"\n'))
+    assert problems == [f"{tmp_path / 'config.toml'}: display.fifth_clan: 'White' is not one "
+                        "of black, white; using 'black'"]

@@ -16,8 +16,10 @@ from clans_pi.hardware.gpio_seat import (
     CLAN_RGB,
     DEBOUNCE_MS,
     STUCK_MS,
+    WHITE_RGB,
     GpioSeat,
     GpioUnavailable,
+    clan_rgb,
     make_gpio_seats,
 )
 from clans_pi.hardware.pinmap import PinMap, PinMapError, SeatPins, load_pinmap
@@ -274,6 +276,22 @@ def test_pins_without_pwm_show_full_colours(global_factory: None) -> None:
         assert led(plain) == (1, 1, 1)
         seat.set_clan("blue")
         assert led(plain) == (0, 0, 1)
+
+
+def test_a_white_fifth_clan_lights_every_die_fully(factory: MockFactory) -> None:
+    """display.fifth_clan = "white" (R3): the fifth clan ("black" in the engine) is a full
+    white, where a black one is a dim white; the other clans are unchanged."""
+    assert clan_rgb("black", "white") == WHITE_RGB == (1, 1, 1)
+    assert clan_rgb("black") == CLAN_RGB["black"] and clan_rgb("red", "white") == (1, 0, 0)
+    with GpioSeat(PINS, pin_factory=factory, fifth_clan="white") as seat:
+        seat.poll(0)
+        seat.set_clan("black")
+        button(factory).drive_low()
+        assert seat.poll(10) == [] and seat.poll(100) == ["press"]
+        assert led(factory) == pytest.approx((1, 1, 1))
+        seat.set_clan("green")
+        assert led(factory) == pytest.approx((0, 1, 0))
+        button(factory).drive_high()
 
 
 # ------------------------------------------------------------ closing

@@ -11,7 +11,7 @@ from clans_pi.config import Config
 from clans_pi.hardware.gpio_seat import CLAN_RGB, DEBOUNCE_MS
 from clans_pi.hardware.pinmap import load_pinmap
 from clans_pi.hardware.seats import SeatDevices
-from tests.ui_helpers import finished_session, random_session
+from tests.ui_helpers import finished_session, random_session, with_clans
 
 PINS = load_pinmap().seats
 
@@ -102,3 +102,21 @@ def test_hardware_that_cannot_open_leaves_the_seat_on_the_screen(factory, tmp_pa
         assert notices[0].endswith("GPIO seats use the on-screen peek")
         assert devices.peek_kind(0) is None
         devices.deal(random_session(2))  # nothing to do, nothing breaks
+
+
+@pytest.mark.parametrize(("fifth", "rgb"), [("black", (0.15, 0.15, 0.15)), ("white", (1, 1, 1))])
+def test_the_fifth_clan_lights_as_the_settings_show_it(factory, fifth, rgb):
+    """display.fifth_clan reaches the seats' LEDs: a black fifth clan is a dim white, a
+    white one every die fully on."""
+    config = Config(seats={1: "gpio", 2: "gpio", 3: "gpio", 4: "gpio"}, fifth_clan=fifth)
+    session = random_session(4, moves=4)
+    seat = 2
+    clans = ["red", "blue", "green", "yellow"]
+    clans[session.player_of(seat)] = "black"
+    session = with_clans(session, tuple(clans))
+    assert session.private(seat).own_clan == "black"
+    with SeatDevices.open(config, pin_factory=factory) as devices:
+        devices.deal(session)
+        hold(devices, factory, seat + 1, 1000)
+        assert led(factory, seat + 1) == pytest.approx(rgb)
+        release(devices, factory, seat + 1, 2000)

@@ -42,6 +42,13 @@ CLAN_RGB: dict[str, RGB] = {
     "yellow": (1.0, 0.45, 0.0),
     "black": (0.15, 0.15, 0.15),
 }
+#: The fifth clan when the settings show it white (display.fifth_clan): every die fully on.
+WHITE_RGB: RGB = (1.0, 1.0, 1.0)
+
+
+def clan_rgb(clan: str, fifth_clan: str = "black") -> RGB:
+    """What ``clan`` lights, with the fifth clan shown as ``fifth_clan`` (black or white)."""
+    return WHITE_RGB if clan == "black" and fifth_clan == "white" else CLAN_RGB[clan]
 
 
 class GpioUnavailable(ClansError):
@@ -64,12 +71,15 @@ class GpioSeat:
 
     def __init__(self, pins: SeatPins, *, led_active_high: bool = True,
                  button_pull_up: bool = True, pin_factory: Any = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 fifth_clan: str = "black") -> None:
         from gpiozero import RGBLED, Button
         from gpiozero.exc import PinPWMUnsupported
 
         self.pins = pins
         self._clock = clock
+        assert fifth_clan in ("black", "white"), f"fifth clan {fifth_clan!r}"
+        self._fifth = fifth_clan  # the fifth clan lights dim white (black) or full white
         self._lock = threading.Lock()
         self._edges: list[tuple[float, bool]] = []
         self._closed = False
@@ -195,7 +205,7 @@ class GpioSeat:
         if self._closed or self._clan is None:
             return OFF
         if self._won or (self._down and not self._stuck):
-            return CLAN_RGB[self._clan]
+            return clan_rgb(self._clan, self._fifth)
         return OFF
 
     def _update_led(self) -> None:
@@ -266,10 +276,11 @@ def _short(exc: Exception) -> str:
     return str(exc).split(" by <", 1)[0] or type(exc).__name__
 
 
-def make_gpio_seats(pinmap: PinMap, seats: list[int],
-                    pin_factory: Any = None) -> dict[int, GpioSeat]:
+def make_gpio_seats(pinmap: PinMap, seats: list[int], pin_factory: Any = None, *,
+                    fifth_clan: str = "black") -> dict[int, GpioSeat]:
     """Open the GPIO seats ``seats`` (1-based, as in the config) with their pins from
-    ``pinmap``; ``pin_factory`` None means gpiozero's default. Raises :class:`PinMapError`
+    ``pinmap``, showing the fifth clan as ``fifth_clan``; ``pin_factory`` None means
+    gpiozero's default. Raises :class:`PinMapError`
     for a seat the map lacks and :class:`GpioUnavailable` when the pins cannot be opened;
     nothing stays open after an error."""
     for seat in seats:
@@ -283,7 +294,7 @@ def make_gpio_seats(pinmap: PinMap, seats: list[int],
             try:
                 opened[seat] = GpioSeat(pins, led_active_high=pinmap.led_active_high,
                                         button_pull_up=pinmap.button_pull_up,
-                                        pin_factory=factory)
+                                        pin_factory=factory, fifth_clan=fifth_clan)
             except Exception as exc:
                 wanted = ", ".join(f"{role} GPIO{getattr(pins, role)}" for role in ROLES)
                 raise GpioUnavailable(

@@ -77,7 +77,8 @@ class SeatDevices:
 
             try:
                 pinmap = load_pinmap(config.pinout)
-                opened = make_gpio_seats(pinmap, gpio_seats, pin_factory=pin_factory)
+                opened = make_gpio_seats(pinmap, gpio_seats, pin_factory=pin_factory,
+                                         fifth_clan=config.fifth_clan)
                 gpio = {seat - 1: dev for seat, dev in opened.items()}
             except GpioUnavailable as exc:
                 problems.append(str(exc))  # it says the seats use the on-screen peek

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..i18n import _
+from .options import FIFTH_CLANS
 from .theme import CLAN_COLORS, CLAN_INK, CLAN_LABEL, CLAN_OUTLINE, Color, mix
 
-#: What ``display.fifth_clan`` may be.
-FIFTH_CLANS: Final = ("black", "white")
+__all__ = ["DEFAULT_LOOK", "FIFTH_CLANS", "ClanLook"]
 
 
 @dataclass(frozen=True)

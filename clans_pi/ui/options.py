@@ -10,3 +10,5 @@ ROTATIONS: Final = (0, 90, 180, 270)
 #: Screens ``clans-pi render`` can draw.
 RENDER_SCREENS: Final = ("play", "peek", "reveal", "board", "rules", "start")
 DEFAULT_SIZE: Final = (800, 480)
+#: How the fifth clan may be shown (R3: some editions have white huts, others black).
+FIFTH_CLANS: Final = ("black", "white")

@@ -21,6 +21,7 @@ from ..rules.errors import ClansError
 from ..session import Session
 from ..watchdog import Notifier
 from .app import App, monotonic_ms
+from .clan_look import ClanLook
 from .display import Display, NoDisplayError
 from .options import RENDER_SCREENS
 from .sound import Sounds
@@ -62,7 +63,7 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
                   store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
                   bots=computer_players(board, chart, settings.think_seconds, seed),
-                  hints=settings.hints)
+                  hints=settings.hints, look=clan_look(settings))
         if dim_problem:
             app.notify(dim_problem)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
@@ -94,6 +95,11 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         notifier.close()
     log.info("stopped")
     return 0
+
+
+def clan_look(config: Config) -> ClanLook:
+    """The clans' look the settings ask for (display.fifth_clan, display.clan_marks)."""
+    return ClanLook(fifth=config.fifth_clan, marks=config.clan_marks)
 
 
 def computer_players(board: Board, chart: EpochChart, think_seconds: float,
