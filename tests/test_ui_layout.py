@@ -8,6 +8,7 @@ import itertools
 import pygame
 import pytest
 
+from clans_pi.ui.clan_look import DEFAULT_LOOK, ClanLook
 from clans_pi.ui.layout import play_layout, scale_for
 from clans_pi.ui.screens.names import NameScreen
 from clans_pi.ui.screens.play import PlayScreen
@@ -147,7 +148,22 @@ SCREENS = {
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_screen_fits(screen, size):
+    _check_fits(screen, size, DEFAULT_LOOK)
+
+
+#: The screens that show clans, again with the other look settings (R3, display.clan_marks).
+CLAN_SCREENS = ("peek_held", "play", "play_busy", "reveal", "final_board")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", CLAN_SCREENS)
+def test_screen_fits_with_a_white_fifth_clan_and_no_marks(screen, size):
+    _check_fits(screen, size, ClanLook(fifth="white", marks=False))
+
+
+def _check_fits(screen: str, size: tuple[int, int], look: ClanLook) -> None:
     app, _ = offscreen_app(size)
+    app.look = look
     app.seats = []
     SCREENS[screen](app)
     app.redraw()
