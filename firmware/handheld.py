@@ -17,7 +17,7 @@ except ImportError:
         return a - b
 
 
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"  # 1.1.0: clan id 5, the fifth clan shown white
 MAX_READ = 64  # bytes read from the host per loop, at most
 
 # Where the display puts things (8x8 font): two text lines, then the clan's pattern.
@@ -29,7 +29,8 @@ PATTERN_Y = 24
 def pattern_ops(clan_id, x, y, w, h):
     """Drawing operations for the clan's pattern in the box (x, y, w, h), so a
     colour-blind player can tell the clans apart: red horizontal stripes, blue
-    vertical stripes, green diagonal stripes, yellow dots, black a checkerboard.
+    vertical stripes, green diagonal stripes, yellow dots, black (or white, id 5)
+    a checkerboard.
     Returns [(method, args)] for a framebuf (the colour argument is added when drawn)."""
     ops = []
     if clan_id == 0:
@@ -48,11 +49,17 @@ def pattern_ops(clan_id, x, y, w, h):
         for j in range(2, h - 1, 6):
             for i in range(2, w - 1, 6):
                 ops.append(("fill_rect", (x + i, y + j, 2, 2)))
-    elif clan_id == 4:
+    elif clan_id in (4, protocol.WHITE):
         for j in range(0, h, 8):
             for i in range((j // 8) % 2 * 8, w, 16):
                 ops.append(("fill_rect", (x + i, y + j, min(8, w - i), min(8, h - j))))
     return ops
+
+
+def _colour(clan_id):
+    """The light for a clan id. The fifth clan shown white (id 5) lights as the fifth clan
+    does: config.COLOURS has five entries, and an LED shows black as white anyway."""
+    return config.COLOURS[4 if clan_id == protocol.WHITE else clan_id]
 
 
 def _centred(text, y, width):
@@ -166,10 +173,10 @@ class Handheld:
             clan, won, place = self.result
             phase = (ticks_diff(now, self._result_at) // config.BLINK_MS) % 2
             if won or phase == 0:
-                led = config.COLOURS[clan]
+                led = _colour(clan)
             key = ("result", clan, won, place)
         elif self.pressed and self.clan is not None:
-            led = config.COLOURS[self.clan]
+            led = _colour(self.clan)
             key = ("clan", self.clan)
         if led != self._led:
             self._led = led
@@ -185,7 +192,7 @@ class Handheld:
     def _screen(self, key):
         if key is None:
             return []
-        name = protocol.CLANS[key[1]].upper()
+        name = protocol.SHOWN_CLANS[key[1]].upper()
         if key[0] == "clan":
             return screen_ops(("Your clan:", name), key[1])
         headline = "You win!" if key[2] else "Place " + str(key[3])

@@ -73,7 +73,7 @@ MISSING_METHODS = {"removeprefix", "removesuffix", "isprintable", "isascii", "ca
 def test_every_firmware_module_imports_without_running(fw) -> None:
     assert fw.handheld.protocol is protocol
     assert callable(fw.main.main) and fw.board.wdts == [] and fw.board.kbd_intr == []
-    assert fw.handheld.FIRMWARE_VERSION == "1.0.0"
+    assert fw.handheld.FIRMWARE_VERSION == "1.1.0"
     assert len(fw.config.COLOURS) == len(protocol.CLANS)
     # The only copy of the protocol is protocol.py: no other file defines its pieces.
     defining = []
@@ -193,7 +193,7 @@ class Rig:
     def connect(self) -> None:
         """Hear the HELLO and answer WELCOME."""
         self.run(20)
-        assert (protocol.HELLO, protocol.hello_body(UID, "1.0.0")) in self.got
+        assert (protocol.HELLO, protocol.hello_body(UID, "1.1.0")) in self.got
         self.got.clear()
         self.host.send(protocol.WELCOME)
         self.run(20)
@@ -236,8 +236,8 @@ def lit(duties: tuple[int, ...]) -> str | None:
 def test_hello_then_welcome(fw) -> None:
     rig = Rig(fw)
     rig.run(10)
-    assert rig.got == [(protocol.HELLO, protocol.hello_body(UID, "1.0.0"))]
-    assert protocol.parse_hello(rig.got[0][1]) == (UID, "1.0.0")
+    assert rig.got == [(protocol.HELLO, protocol.hello_body(UID, "1.1.0"))]
+    assert protocol.parse_hello(rig.got[0][1]) == (UID, "1.1.0")
     assert fw.board.level("LED") == 0  # the status LED waits for the welcome
     rig.got.clear()
     rig.host.send(protocol.WELCOME)
@@ -349,6 +349,25 @@ def test_results_a_steady_win_a_blinking_place_until_clear(fw) -> None:
     assert rig.duties() == (0, 0, 0) and rig.display() == [] and rig.hand.result is None
 
 
+def test_the_fifth_clan_shown_white_is_named_white_with_the_black_clans_light(fw) -> None:
+    """Clan id 5 (protocol.WHITE, firmware 1.1.0): the host shows the fifth clan white
+    (R3). The LED is the fifth clan's white; the display says WHITE over the same
+    checkerboard as black's, at the deal and at the end."""
+    rig = Rig(fw)
+    rig.connect()
+    rig.host.send(protocol.SHOW, protocol.show_body(protocol.WHITE))
+    rig.press()
+    rig.run(50)
+    assert rig.hand.clan == protocol.WHITE and lit(rig.duties()) == "black"  # i.e. white
+    assert rig.texts() == ["Your clan:", "WHITE"]
+    black = fw.handheld.screen_ops(("Your clan:", "BLACK"), 4)
+    assert [op for op in rig.display() if op[0] != "text"] == [
+        op for op in black if op[0] != "text"]
+    rig.host.send(protocol.RESULT, protocol.result_body(protocol.WHITE, True, 1))
+    rig.run(50)
+    assert lit(rig.duties()) == "black" and rig.texts() == ["You win!", "WHITE"]
+
+
 def test_a_silent_host_makes_it_forget_the_clan_and_say_hello_again(fw) -> None:
     rig = Rig(fw)
     rig.connect()
@@ -372,7 +391,7 @@ def test_a_silent_host_makes_it_forget_the_clan_and_say_hello_again(fw) -> None:
     rig.got.clear()
     rig.connected = True
     rig.run(3000)
-    assert rig.got[0] == (protocol.HELLO, protocol.hello_body(UID, "1.0.0"))
+    assert rig.got[0] == (protocol.HELLO, protocol.hello_body(UID, "1.1.0"))
     rig.host.send(protocol.WELCOME)
     rig.run(200)
     assert rig.hand.welcomed and lit(rig.duties()) is None and rig.display() == []
@@ -542,7 +561,7 @@ def test_run_feeds_the_watchdog_and_answers(fw) -> None:
     hand = fw.handheld.run(hw, read_byte, outbox.extend, now, wdt, stop)
     assert wdt.feeds == 200
     assert hand.welcomed and hand.clan == 3 and host.pending == 0
-    assert got == [(protocol.HELLO, protocol.hello_body(UID, "1.0.0"))]
+    assert got == [(protocol.HELLO, protocol.hello_body(UID, "1.1.0"))]
 
 
 def test_main_skips_the_program_while_the_button_is_held(fw, capsys) -> None:
@@ -658,7 +677,7 @@ def test_firmware_loop_over_a_pty_with_pyserial(fw) -> None:
     try:
         host.until(host.got_hello)
         hello = next(b for t, b in host.got if t == protocol.HELLO)
-        assert protocol.parse_hello(hello) == (UID, "1.0.0")
+        assert protocol.parse_hello(hello) == (UID, "1.1.0")
         host.link.send(protocol.WELCOME)
         host.link.send(protocol.SHOW, protocol.show_body(2))
         host.until(lambda: host.link.pending == 0)
@@ -693,7 +712,7 @@ def test_firmware_loop_over_a_pty_with_pyserial(fw) -> None:
         host = PtyHost(pico.path)
         host.until(host.got_hello)
         hello = next(b for t, b in host.got if t == protocol.HELLO)
-        assert protocol.parse_hello(hello) == (UID, "1.0.0")
+        assert protocol.parse_hello(hello) == (UID, "1.1.0")
     finally:
         host.port.close()
         if not pico.stop.is_set():

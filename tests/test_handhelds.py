@@ -28,6 +28,7 @@ from clans_pi.hardware.handhelds import (
     HandheldSeat,
     PairingStore,
     find_ports,
+    knows_white,
     open_port,
 )
 from clans_pi.hardware.seats import SeatDevices
@@ -461,6 +462,43 @@ def test_each_clan_goes_only_to_its_own_seats_handheld(rig: Rig) -> None:
     assert rig.manager.counts["lost"] == 0
 
 
+def test_a_white_fifth_clan_is_named_white_on_handhelds_that_know_it(rig: Rig) -> None:
+    """display.fifth_clan = "white": firmware 1.1.0 and later get clan id WHITE (they say
+    WHITE); an older handheld gets black's id (it lights white and says BLACK, as before),
+    never a body it would refuse. Other clans are unchanged."""
+    assert knows_white("1.1.0") and knows_white("2.0") and not knows_white("1.0.0")
+    assert not knows_white("") and not knows_white(None) and not knows_white("1.x")
+    rig.manager.fifth_clan = "white"
+    new, old = rig.device(UID_A, firmware="1.1.0"), rig.device(UID_B, firmware="1.0.0")
+    rig.ready(new, old)
+    rig.pair(0, new)
+    rig.pair(1, old)
+    rig.seats[0].set_clan("black")
+    rig.seats[1].set_clan("black")
+    rig.run(500)
+    assert (new.clan, old.clan) == (protocol.WHITE, 4)
+    rig.seats[0].show_result("black", True, 1)
+    rig.seats[1].show_result("black", False, 2)
+    rig.run(500)
+    assert (new.result, old.result) == ((protocol.WHITE, True, 1), (4, False, 2))
+    rig.seats[0].set_clan("red")
+    rig.run(500)
+    assert new.clan == 0
+    rig.manager.fifth_clan = "black"
+    rig.seats[0].set_clan("black")
+    rig.run(500)
+    assert new.clan == 4
+
+
+def test_the_settings_tell_the_handhelds_how_the_fifth_clan_looks(tmp_path: Path) -> None:
+    from clans_pi.config import Config
+
+    config = Config(seats={1: "handheld"}, state_dir=tmp_path, fifth_clan="white")
+    manager = HandheldManager(ports=lambda: [])
+    with SeatDevices.open(config, manager_factory=lambda: manager):
+        assert manager.fifth_clan == "white"
+
+
 @pytest.mark.parametrize("how", ["pulled out", "gone from the port list"])
 def test_unplugged_mid_game_then_replugged_gets_its_clan_again(rig: Rig, how: str) -> None:
     a = rig.device(UID_A)
@@ -705,7 +743,7 @@ def test_the_real_firmware_shows_its_own_seats_clan_while_held(rig: Rig, firmwar
     pico = FirmwareHandheld(firmware, rig.clock)
     rig.attach(pico)
     rig.ready(pico)
-    assert rig.manager.connected() == {pico.uid.hex(): "1.0.0"}
+    assert rig.manager.connected() == {pico.uid.hex(): "1.1.0"}
     rig.pair(2, pico)
     rig.seats[2].set_clan("green")
     rig.run(200)

@@ -41,6 +41,8 @@ def test_the_spec_constants() -> None:
     assert (p.VERSION, p.MAX_BODY) == (1, 48)
     assert TYPES == (1, 2, 3, 4, 5, 6, 7, 8)
     assert p.CLANS == ("red", "blue", "green", "yellow", "black")
+    assert p.SHOWN_CLANS == ("red", "blue", "green", "yellow", "black", "white")
+    assert p.SHOWN_CLANS[p.WHITE] == "white"
     assert (p.HEARTBEAT_MS, p.TIMEOUT_MS, p.RETRY_MS, p.MAX_RETRIES) == (1000, 3500, 300, 8)
     assert p.MAX_FRAME == len(p.encode(p.HELLO, 0, bytes(range(1, 49)))) - 1 == 55
     assert p.TYPE_NAMES[p.BUTTON] == "BUTTON"
@@ -370,13 +372,13 @@ def test_parse_hello_refuses(body: bytes) -> None:
 
 
 def test_show_clear_button_bodies() -> None:
-    for clan in range(5):
+    for clan in range(6):  # 5: the fifth clan shown white
         assert p.show_body(clan) == bytes([clan])
         assert p.parse_show(p.show_body(clan)) == clan
-    for bad in (-1, 5, True, "red", None):
+    for bad in (-1, 6, True, "red", None):
         with pytest.raises(ValueError):
             p.show_body(bad)  # type: ignore[arg-type]
-    for bad_body in (b"", b"\x05", b"\x00\x00", b"\xff"):
+    for bad_body in (b"", b"\x06", b"\x00\x00", b"\xff"):
         with pytest.raises(ValueError):
             p.parse_show(bad_body)
     assert p.parse_button(p.button_body(True)) is True
@@ -388,16 +390,16 @@ def test_show_clear_button_bodies() -> None:
 
 
 def test_result_bodies() -> None:
-    for clan in range(5):
+    for clan in range(6):
         for won in (True, False):
             for place in range(1, 6):
                 body = p.result_body(clan, won, place)
                 assert len(body) == 3
                 assert p.parse_result(body) == (clan, won, place)
-    for args in ((5, True, 1), (0, True, 0), (0, False, 6), (0, False, True), (0, 1, "1")):
+    for args in ((6, True, 1), (0, True, 0), (0, False, 6), (0, False, True), (0, 1, "1")):
         with pytest.raises(ValueError):
             p.result_body(*args)  # type: ignore[arg-type]
-    for bad_body in (b"", b"\x00\x01", b"\x00\x02\x01", b"\x05\x01\x01", b"\x00\x00\x00",
+    for bad_body in (b"", b"\x00\x01", b"\x00\x02\x01", b"\x06\x01\x01", b"\x00\x00\x00",
                      b"\x00\x00\x06", b"\x00\x01\x01\x00"):  # fmt: skip
         with pytest.raises(ValueError):
             p.parse_result(bad_body)

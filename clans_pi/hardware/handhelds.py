@@ -325,6 +325,7 @@ class HandheldManager:
         self._counts = dict.fromkeys(MANAGER_COUNTS, 0)
         self._retired: dict[str, int] = {}
         self._closed = False
+        self.fifth_clan = "black"  # or "white" (display.fifth_clan): what handhelds name it
 
     # ------------------------------------------------------------ the loop
 
@@ -423,7 +424,8 @@ class HandheldManager:
 
     def send_show(self, uid: str, clan: str) -> bool:
         """Tell handheld ``uid`` its seat's clan (shown while its button is held)."""
-        return self._send(uid, protocol.SHOW, protocol.show_body(_clan_id(clan)), "show")
+        body = protocol.show_body(self._wire_clan(uid, clan))
+        return self._send(uid, protocol.SHOW, body, "show")
 
     def send_clear(self, uid: str) -> bool:
         """Tell handheld ``uid`` to forget its clan and any result."""
@@ -431,8 +433,18 @@ class HandheldManager:
 
     def send_result(self, uid: str, clan: str, won: bool, place: int) -> bool:
         """Tell handheld ``uid`` its seat's result, shown until CLEAR."""
-        body = protocol.result_body(_clan_id(clan), bool(won), place)
+        body = protocol.result_body(self._wire_clan(uid, clan), bool(won), place)
         return self._send(uid, protocol.RESULT, body, "result")
+
+    def _wire_clan(self, uid: str, clan: str) -> int:
+        """The clan id sent to ``uid``: the fifth clan shown white is protocol.WHITE for a
+        handheld that knows it (firmware 1.1.0 on); an older one gets black's id, lights
+        white as ever and names it BLACK."""
+        if clan == "black" and self.fifth_clan == "white":
+            conn = self._ready(uid)
+            if conn is not None and knows_white(conn.firmware):
+                return protocol.WHITE
+        return _clan_id(clan)
 
     # ------------------------------------------------------------ state
 
@@ -474,6 +486,15 @@ class HandheldManager:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def knows_white(firmware: str | None) -> bool:
+    """Handheld firmware ``firmware`` (its HELLO's version) shows clan id WHITE: 1.1.0 on."""
+    try:
+        version = tuple(int(part) for part in (firmware or "").split(".")[:3])
+    except ValueError:
+        return False
+    return version >= (1, 1, 0)
 
 
 def _clan_id(clan: str) -> int:

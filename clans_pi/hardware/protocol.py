@@ -66,6 +66,10 @@ BUTTON = const(8)
 TYPE_NAMES = ("", "HELLO", "WELCOME", "HEARTBEAT", "ACK", "SHOW", "CLEAR", "RESULT", "BUTTON")
 
 CLANS = ("red", "blue", "green", "yellow", "black")  # clan id = index
+# Clan id 5 in SHOW and RESULT: the fifth clan ("black") shown white, when the host's
+# settings show it so (R3). Firmware 1.1.0 and later know it; older handhelds get 4.
+WHITE = const(5)
+SHOWN_CLANS = ("red", "blue", "green", "yellow", "black", "white")  # names on a display
 
 HEARTBEAT_MS = const(1000)
 TIMEOUT_MS = const(3500)
@@ -292,7 +296,7 @@ class Decoder:
 def _clan(clan_id):
     if isinstance(clan_id, bool) or not isinstance(clan_id, int):
         raise ValueError("clan id must be an int")
-    if not 0 <= clan_id < len(CLANS):
+    if not 0 <= clan_id < len(SHOWN_CLANS):
         raise ValueError("no such clan")
     return clan_id
 

@@ -90,6 +90,7 @@ class SeatDevices:
                 from .handhelds import HandheldManager, HandheldSeat, PairingStore
 
                 manager = manager_factory() if manager_factory else HandheldManager()
+                manager.fifth_clan = config.fifth_clan
                 pairing = PairingStore(config.state_dir / "handhelds.json")
                 handhelds = {s - 1: HandheldSeat(s - 1, manager, pairing) for s in hand_seats}
             except (ClansError, OSError) as exc:
