@@ -99,6 +99,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0,
                    help="turn the picture clockwise, as on a rotated display")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
+    p.add_argument("--config", metavar="FILE",
+                   help="draw the clans as this settings file shows them (display.fifth_clan, "
+                   "display.clan_marks); default: the defaults")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("selftest", help="check the seat hardware: LEDs, buttons, handhelds")
@@ -133,12 +136,18 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .ui.run import render
+    from .config import Config
+    from .ui.run import clan_look, render
 
+    config = Config()
+    if args.config is not None:  # only when asked: a picture should not depend on the machine
+        config, problems = load_config(args.config)
+        for line in problems:
+            print(f"clans-pi render: {line}", file=sys.stderr)
     board, chart = load_board(args.board), load_chart(args.chart)
     data = read_json(args.file, "game file")
     render(data, board, chart, size=args.size, screen=args.screen, out=Path(args.output),
-           rotate=args.rotate)
+           rotate=args.rotate, look=clan_look(config))
     return 0
 
 

@@ -57,6 +57,39 @@ def test_render_a_finished_record_reveal_and_board_rotated(capsys, finished_reco
     assert pygame.image.load(str(out2)).get_size() == (480, 800)
 
 
+def test_render_draws_the_clans_as_a_settings_file_shows_them(capsys, tmp_path):
+    """--config: the fifth clan white, as the file says; a bad value is one line and keeps
+    its default."""
+    from clans_pi.ui.theme import CLAN_COLORS
+    from tests.ui_helpers import with_clans
+
+    finished_record = tmp_path / "record.json"
+    game = with_clans(finished_session(3), ("black", "blue", "yellow"))
+    finished_record.write_text(json.dumps(game.to_record()))
+
+    def reveal(*config: str) -> tuple[pygame.Surface, str]:
+        out = tmp_path / "reveal.png"
+        code, _, err = run(capsys, "render", str(finished_record), "--screen", "reveal", "-o",
+                           str(out), *config)
+        assert code == 0, err
+        return pygame.image.load(str(out)), err
+
+    def count(picture: pygame.Surface, colour: tuple[int, int, int]) -> int:
+        w, h = picture.get_size()
+        return sum(picture.get_at((x, y))[:3] == colour for x in range(0, w) for y in range(h))
+
+    settings = tmp_path / "config.toml"
+    settings.write_text('[display]\nfifth_clan = "white"\n')
+    plain, _ = reveal()
+    white, err = reveal("--config", str(settings))
+    assert err == ""
+    assert count(white, CLAN_COLORS["white"]) > 20 and count(plain, CLAN_COLORS["white"]) == 0
+    settings.write_text('[display]\nclan_marks = 2\n')
+    _, err = reveal("--config", str(settings))
+    assert err.strip() == (f"clans-pi render: {settings}: display.clan_marks: must be true or "
+                           "false, not 2; using True")
+
+
 def test_render_errors_are_one_line(capsys, saved_game, finished_record, tmp_path):
     out = str(tmp_path / "x.png")
     code, _, err = run(capsys, "render", str(saved_game), "--screen", "reveal", "-o", out)

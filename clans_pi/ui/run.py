@@ -137,12 +137,13 @@ def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, 
 
 
 def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int], screen: str,
-           out: Path, rotate: int = 0) -> None:
-    """Render ``screen`` of the game in ``data`` (a saved game or a record) to ``out``."""
+           out: Path, rotate: int = 0, look: ClanLook | None = None) -> None:
+    """Render ``screen`` of the game in ``data`` (a saved game or a record) to ``out``, the
+    clans drawn as ``look`` shows them (default: black fifth clan, marks on)."""
     from .display import rotate_picture
 
     session = Session.load(data, board, chart)
-    app = App(board, chart, size=size)
+    app = App(board, chart, size=size, look=look or ClanLook())
     app.session = session
     app.seats = list(session.seats)
     if screen == "play":
