@@ -180,6 +180,16 @@ def test_the_fifth_clans_colour_and_name_follow_the_setting_everywhere(fifth, na
     assert _count(app.surface, colour) > 20
 
 
+def test_the_rules_name_the_fifth_clan_as_the_settings_show_it() -> None:
+    for look, name in ((ClanLook(), "black"), (WHITE, "white")):
+        app, _ = offscreen_app((800, 480))
+        app.look = look
+        app.rules(app.start_menu)
+        app.redraw()
+        words = " ".join(_texts(app))
+        assert f"yellow and {name}." in words, words
+
+
 # ------------------------------------------------------------------ from the settings
 
 

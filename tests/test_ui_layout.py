@@ -152,7 +152,7 @@ def test_screen_fits(screen, size):
 
 
 #: The screens that show clans, again with the other look settings (R3, display.clan_marks).
-CLAN_SCREENS = ("peek_held", "play", "play_busy", "reveal", "final_board")
+CLAN_SCREENS = ("peek_held", "play", "play_busy", "reveal", "final_board", "rules1")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import N_, _
 from ..canvas import Canvas
 from ..layout import split_h
 from ..theme import ACCENT, BG, CARD, TEXT
@@ -55,6 +56,15 @@ PAGES: tuple[tuple[str, str], ...] = (
 )
 
 
+#: The first page's text when the settings show the fifth clan white (R3, display.fifth_clan).
+WHITE_FIFTH_CLAN = N_(
+    "Five clans share the island: red, blue, green, yellow and white. Each player is "
+    "dealt one clan in secret; the clans nobody got still play along. Peek at yours "
+    "whenever you like (the eye next to your name), but keep it to yourself: the others "
+    "will try to guess it from your moves, and you can try to guess theirs."
+)
+
+
 class RulesScreen(Screen):
     name = "rules"
 
@@ -93,6 +103,8 @@ class RulesScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
         title, text = PAGES[self.page]
+        if self.page == 0 and self.app.look.fifth == "white":
+            text = _(WHITE_FIFTH_CLAN)
         canvas.text(f"{title}  ({self.page + 1}/{len(PAGES)})", self.title, self.px(32), ACCENT)
         canvas.box(self.body, CARD, radius=10)
         canvas.paragraph(text, self.body.inflate(-self.px(24), -self.px(20)), self.px(24), TEXT)
