@@ -2,8 +2,9 @@
 games as records.
 
 A save is ``{"format": "clans-save/1", "sha256": ..., "payload": {...}}``; the checksum
-covers the payload (the game as clans-state/1, the seats, whether undo is allowed), so a
-torn or damaged file is recognised. Writing is atomic: a temp file in the same directory is
+covers the payload (the game as clans-state/1, the seats, whether undo is allowed, the
+first-game guide's topics the game has explained), so a torn or damaged file is recognised.
+Writing is atomic: a temp file in the same directory is
 written and fsynced, the current save becomes the previous one, the temp file becomes the
 current one (``os.replace``), and the directory is fsynced. A kill at any moment leaves a
 complete save of the last completed move in one of the three files; :meth:`GameStore.load`
@@ -84,6 +85,7 @@ class GameStore:
                       for s in session.seats],
             "can_undo": session.can_undo,
             "undo_moves": session.undo_moves,
+            "guide": sorted(session.guide_seen),
             "generation": self.generation + 1,
         }
         text = _canonical(payload)
@@ -173,6 +175,9 @@ class GameStore:
                                    can_undo=bool(payload.get("can_undo")),
                                    undo_moves=None if undo_moves is None else int(undo_moves))
             generation = int(payload["generation"])
+            guide = payload.get("guide", [])  # saves before the guide have none
+            if isinstance(guide, list):
+                session.guide_seen = {g for g in guide if isinstance(g, str)}
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SaveError(f"{path}: incomplete: missing {exc}") from None
         except ClansError as exc:

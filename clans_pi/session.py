@@ -82,6 +82,8 @@ class Session:
         # computers' replies after it (see :meth:`undo`).
         self._undo_moves = 0 if state.is_over else min(wanted, len(state.moves))
         self._public: Observation | None = None
+        # The first-game guide's topics this game has explained (public; saved with it).
+        self.guide_seen: set[str] = set()
 
     # ------------------------------------------------------------- creating
 
