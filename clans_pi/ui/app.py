@@ -22,6 +22,8 @@ from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
 from .computer import BotFactory, Computers
+from .guide import Guide, GuideMemory, Tip
+from .guide_overlay import GuideOverlay
 
 if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from ..persistence import GameStore
     from ..watchdog import Notifier
     from .sound import Sounds
+from ..i18n import _
 from .canvas import Canvas
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .display import Display
@@ -73,6 +76,7 @@ class App:
         bots: BotFactory | None = None,
         hints: bool = False,
         look: ClanLook = DEFAULT_LOOK,
+        guide: GuideMemory | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -101,6 +105,9 @@ class App:
         self.hints = hints  # a person may ask for a hint (a bot's search from their view)
         self.look = look  # the clans' colours and marks as the settings want them
         self.computers = Computers(self)
+        # The first-game guide; without a memory (tests, renders) there is none.
+        self.guide = Guide(guide)
+        self.overlay: GuideOverlay | None = None  # the guide's card, while one is up
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -119,6 +126,13 @@ class App:
         screen.resize(self.size)
         self._pointer = None
         self.dirty = self.full = True
+        self.overlay = None
+        if self.guide.current is not None:  # it waits for its own screen to come back
+            if self.guide.current.screen == screen.name:
+                self.overlay = GuideOverlay(self, screen, self.guide.current)
+            else:
+                self.guide.queue.insert(0, self.guide.current)
+                self.guide.current = None
 
     def start_menu(self) -> None:
         from .screens.start import StartScreen
@@ -129,6 +143,7 @@ class App:
             self._store(self.store.discard)  # left for a new game: not kept (the menu says so)
         self.computers.reset()
         self.computers.active = False
+        self.guide.stop()
         self.show(StartScreen(self, self.seats))
 
     def new_game(self, seats: Sequence[Seat]) -> None:
@@ -141,6 +156,7 @@ class App:
         self.computers.active = True  # a computer to move thinks while people peek
         self.session = session
         self.seats = list(session.seats)
+        self.guide.start(session)
         log.info("game: %d players, %d moves played%s", session.num_seats, session.public().ply,
                  "" if peeks else " (resumed)")
         self._tell_status()
@@ -163,6 +179,7 @@ class App:
             self.play()
             return
         device = self.devices.peek_kind(seat) if self.devices is not None else None
+        self.guide.offer(Tip("secret", "peek", session.public().ply))
         self.show(PeekScreen(self, session, seat, done=lambda: self.deal_peek(seat + 1),
                              deal=True, device=device))
 
@@ -183,6 +200,10 @@ class App:
             self.reveal()
         else:
             self.computers.active = True
+            obs = self.session.public()
+            self.guide.offer(Tip("secret", "play", obs.ply))  # a table with no peeks
+            mover = self.session.seats[self.session.current_seat].name
+            self.guide.offer(Tip("move", "play", obs.ply, name=mover))
             self.show(PlayScreen(self, self.session))
 
     def reveal(self) -> None:
@@ -195,6 +216,8 @@ class App:
             self._store(lambda: self.store.finish(self.session))  # type: ignore[union-attr]
         log.info("game over after %d moves", self.session.public().ply)
         self._tell_status()
+        obs = self.session.public()
+        self.guide.offer(Tip("end", "reveal", obs.ply, reason=obs.end or ""))
         self.show(RevealScreen(self, self.session))
 
     def rematch(self) -> None:
@@ -247,6 +270,8 @@ class App:
         self.computers.drop_hint()
         self.save()
         self._tell_status()
+        if self.session is not None:
+            self.guide.offer_events(events, self.session)
         if self.sounds is not None:
             self.sounds.for_events(events)
 
@@ -254,6 +279,8 @@ class App:
         """Called after a move was taken back: saved too, so it stays taken back. A computer
         player's search is cancelled; it thinks again when its turn comes."""
         self.computers.cancel()
+        if self.session is not None:
+            self.guide.undone(self.session.public().ply)
         self.save()
 
     def save(self) -> None:
@@ -285,6 +312,37 @@ class App:
         if self.notifier is not None:
             self.notifier.status(self._status())
 
+    # ------------------------------------------------------------ the first-game guide
+
+    def _guide_tick(self) -> None:
+        """Bring up the next tip waiting for this screen, when the screen is ready for it
+        and no finger is down (a drag is not cut in two)."""
+        screen = self.screen
+        if (self.overlay is not None or screen is None or self._pointer is not None
+                or not screen.guide_ready()):
+            return
+        tip = self.guide.take(screen.name)
+        if tip is not None:
+            self.overlay = GuideOverlay(self, screen, tip)
+            log.info("guide: %s", tip.topic)
+            self.dirty = self.full = True
+
+    def close_tip(self) -> None:
+        """"Got it": the tip is done for this game (saved with it)."""
+        topic = self.guide.close()
+        self.overlay = None
+        self.dirty = self.full = True
+        if topic is not None and topic != "end":
+            self.save()  # a resumed game does not explain it again
+
+    def skip_guide(self) -> None:
+        """"Skip the guide": no more tips on this device until the start screen says so."""
+        self.guide.skip()
+        self.overlay = None
+        self.dirty = self.full = True
+        log.info("guide skipped")
+        self.notify(_("The guide is off. The start screen can turn it on again."))
+
     def rules(self, back: Callable[[], None]) -> None:
         from .screens.rules import RulesScreen
 
@@ -297,8 +355,10 @@ class App:
         changed (a button pressed, a territory selected), and show it."""
         assert self.screen is not None
         self.canvas.records.clear()
-        if self.full or not self.damage:
+        if self.full or not self.damage or self.overlay is not None:
             self.screen.draw(self.canvas)
+            if self.overlay is not None:
+                self.overlay.draw(self.canvas)
             if self.notice is not None:
                 self._draw_notice()
             shown = None
@@ -344,6 +404,9 @@ class App:
         elif t == pygame.KEYDOWN:
             if ev.key == pygame.K_q and ev.mod & pygame.KMOD_CTRL:
                 self.quit()
+            elif self.overlay is not None:  # the guide's card takes the keyboard too
+                if ev.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER):
+                    self.close_tip()
             elif ev.key == pygame.K_ESCAPE:
                 screen.back()
             else:
@@ -389,6 +452,10 @@ class App:
         self._long_done = False
         if self.sounds is not None:
             self.sounds.play("tap")  # first: a move this press makes is heard after it
+        if self.overlay is not None:
+            self.overlay.pointer_down(pos)
+            self.dirty = self.full = True
+            return
         screen = self.screen
         screen.partial = None
         screen.pointer_down(pos)
@@ -399,6 +466,8 @@ class App:
         dx, dy = pos[0] - self._down_pos[0], pos[1] - self._down_pos[1]
         if dx * dx + dy * dy > (SLOP * self.screen.scale) ** 2:
             self._long_done = True  # moved: a drag, not a long press
+        if self.overlay is not None:
+            return
         screen = self.screen
         screen.partial = None
         screen.pointer_move(pos)
@@ -407,6 +476,11 @@ class App:
     def _release(self, pos: tuple[float, float]) -> None:
         assert self.screen is not None
         self._pointer = None
+        if self.overlay is not None:
+            self._long_fired = False
+            self.overlay.pointer_up(pos)
+            self.dirty = self.full = True
+            return
         screen = self.screen
         screen.partial = None
         screen.pointer_up(pos, after_long=self._long_fired)
@@ -426,11 +500,13 @@ class App:
             and now - self._down_at >= LONG_PRESS_MS
         ):
             self._long_done = True
-            self._long_fired = screen.pointer_long(self._down_pos)
-            self.dirty = self.full = True
+            if self.overlay is None:
+                self._long_fired = screen.pointer_long(self._down_pos)
+                self.dirty = self.full = True
         screen.partial = None
         if screen.tick(now):
             self._changed(screen)  # all, unless the screen said which part (an indicator)
+        self._guide_tick()
         if self.computers.tick(now):
             self.dirty = self.full = True
         if self.dimmer is not None:

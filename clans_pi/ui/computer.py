@@ -209,7 +209,9 @@ class Computers:
             self.turn = self._start(session, seat, key, now)
         turn = self.turn
         screen = self.app.screen
-        if screen is None or screen.name != "play" or not screen.ready_for_computer():  # type: ignore[attr-defined]
+        if (screen is None or screen.name != "play"
+                or not screen.ready_for_computer()  # type: ignore[attr-defined]
+                or self.app.guide.waiting("play")):  # the guide's card is read first
             turn.shown = None  # the pause starts again when the board is back
             return changed
         if turn.shown is None:

@@ -49,16 +49,22 @@ def terrain_tile(canvas: Canvas, terrain: str, rect: pygame.Rect) -> None:
     pygame.draw.rect(canvas.surface, (20, 20, 24), rect, 1, border_radius=3)
 
 
+def epoch_columns(rect: pygame.Rect, chart: EpochChart) -> list[pygame.Rect]:
+    """Each epoch's column of the chart drawn in ``rect``, epoch I first."""
+    inner = rect.inflate(-8, -8)
+    label_w = round(inner.width * 0.2)
+    return split_h(pygame.Rect(inner.left + label_w, inner.top, inner.width - label_w,
+                               inner.height), *([1] * len(chart.epochs)), gap=3)
+
+
 def draw_epoch_chart(canvas: Canvas, rect: pygame.Rect, chart: EpochChart, obs: Observation,
                      px: int) -> None:
     """Epochs as columns: chips left (filled dots), bonus, favourable and hostile terrain."""
     canvas.region("chart", rect)
     canvas.box(rect, CARD, radius=6)
+    cols = epoch_columns(rect, chart)
     inner = rect.inflate(-8, -8)
-    label_w = round(inner.width * 0.2)
-    labels = pygame.Rect(inner.left, inner.top, label_w, inner.height)
-    cols = split_h(pygame.Rect(labels.right, inner.top, inner.width - label_w, inner.height),
-                   *([1] * len(chart.epochs)), gap=3)
+    labels = pygame.Rect(inner.left, inner.top, cols[0].left - inner.left, inner.height)
     rows = split_v(labels, 1.1, 1, 1, 1, 1)
     for row, text in zip(rows, ("Epoch", "Chips", "Bonus", "Good", "Bad"), strict=True):
         canvas.text(text, row.inflate(-2, 0), px, TEXT_DIM, align="left")

@@ -23,6 +23,7 @@ from ..watchdog import Notifier
 from .app import App, monotonic_ms
 from .clan_look import ClanLook
 from .display import Display, NoDisplayError
+from .guide import GUIDE_FILE, GuideMemory
 from .options import RENDER_SCREENS
 from .sound import Sounds
 
@@ -63,7 +64,8 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
                   store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
                   bots=computer_players(board, chart, settings.think_seconds, seed),
-                  hints=settings.hints, look=clan_look(settings))
+                  hints=settings.hints, look=clan_look(settings),
+                  guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None))
         if dim_problem:
             app.notify(dim_problem)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices

@@ -13,8 +13,11 @@ from ..widgets import Button
 
 if TYPE_CHECKING:
     from ..app import App
+    from ..guide import Tip
 
 Pos = tuple[float, float]
+#: Something the first-game guide points at: ("circle" | "rect", its bounding rectangle).
+Spot = tuple[str, pygame.Rect]
 
 
 class Screen:
@@ -73,6 +76,27 @@ class Screen:
     def tick(self, now: int) -> bool:
         """Advance animations and timers; return True if the picture changed."""
         return False
+
+    # ------------------------------------------------------------ the first-game guide
+
+    def guide_ready(self) -> bool:
+        """The guide's card may come up over this screen now (nothing is going on that it
+        would hide). Screens that show no guide say no."""
+        return False
+
+    def guide_area(self) -> pygame.Rect:
+        """Where the guide's card goes: the middle of the screen, unless a screen keeps it
+        off what the tip points at."""
+        pad = self.px(10)
+        w = min(self.size[0] - 2 * pad, round(540 * self.scale))
+        h = min(self.size[1] - 2 * pad, round(340 * self.scale))
+        r = pygame.Rect(0, 0, w, h)
+        r.center = self.rect.center
+        return r
+
+    def guide_spots(self, tip: Tip) -> list[Spot]:
+        """What the guide's card about ``tip`` points at on this screen."""
+        return []
 
     # ------------------------------------------------------------ input
 

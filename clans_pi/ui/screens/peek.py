@@ -92,6 +92,11 @@ class PeekScreen(Screen):
         elif kind == "lost":
             self._use_screen()
 
+    def guide_ready(self) -> bool:
+        """The deal's peek, before anybody holds the button (the guide explains the secret
+        first); never a peek during the game."""
+        return self.deal and not self.holding and not self.device_down
+
     def _done(self) -> None:
         self.holding = False
         self.done()

@@ -24,9 +24,17 @@ from ...session import Session
 from ..animation import Animation, steps_for
 from ..board_view import BoardView
 from ..canvas import Canvas, rendered
+from ..guide_overlay import spot_circle
 from ..icons import chip_icon, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import Layout, play_layout, split_h, split_v
-from ..panel import draw_avatar, draw_chips, draw_epoch_chart, draw_score_track, terrain_tile
+from ..panel import (
+    draw_avatar,
+    draw_chips,
+    draw_epoch_chart,
+    draw_score_track,
+    epoch_columns,
+    terrain_tile,
+)
 from ..theme import (
     ACCENT,
     BAD,
@@ -41,10 +49,11 @@ from ..theme import (
     roman,
 )
 from ..widgets import Button
-from .base import Pos, Screen
+from .base import Pos, Screen, Spot
 
 if TYPE_CHECKING:
     from ..app import App
+    from ..guide import Tip
 
 TOAST_MS = 2200
 SPIN_MS = 125  # the thinking indicator's frame time (8 frames a second, a small redraw)
@@ -244,11 +253,18 @@ class PlayScreen(Screen):
     def _targets(self) -> tuple[int, ...]:
         return () if self.selected is None else self.session.legal_targets(self.selected)
 
-    def _draw_strip(self, canvas: Canvas) -> None:
+    def _strip_parts(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """(epoch chart, score track) in the strip."""
         lay = self.lay
         assert lay is not None
         strip = lay.strip.inflate(-2 * lay.pad, -2 * lay.pad)
         chart, scores = split_h(strip, 1.45, 1, gap=lay.pad)
+        return chart, scores
+
+    def _draw_strip(self, canvas: Canvas) -> None:
+        lay = self.lay
+        assert lay is not None
+        chart, scores = self._strip_parts()
         obs = self.session.public()
         draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
         draw_score_track(canvas, scores, obs, lay.px(16), self.app.look)
@@ -492,6 +508,8 @@ class PlayScreen(Screen):
         return min(due) if due else None
 
     def tick(self, now: int) -> bool:
+        if self.session.is_over and self._reveal_when_told():
+            return True
         changed = False
         if self.toast is not None and now >= self.toast[1]:
             self.toast = None
@@ -523,8 +541,40 @@ class PlayScreen(Screen):
 
     def _anim_finished(self) -> None:
         self.anim = None
-        if self.session.is_over:
+        self._reveal_when_told()
+
+    def _reveal_when_told(self) -> bool:
+        """Once the game is over and its last move is seen (and explained, if the guide had
+        something to say about it), the reveal."""
+        if self.session.is_over and self.anim is None and not self.app.guide.waiting("play"):
             self.app.reveal()
+            return True
+        return False
+
+    # ------------------------------------------------------------ the first-game guide
+
+    def guide_ready(self) -> bool:
+        """After the move's animation, with no question or village order open."""
+        return self.anim is None and self.dialog is None and self.order is None
+
+    def guide_area(self) -> pygame.Rect:
+        """The panel: the board and the chart stay in sight for the card to point at."""
+        lay = self.lay
+        assert lay is not None
+        return lay.panel.inflate(-2 * lay.pad, -2 * lay.pad)
+
+    def guide_spots(self, tip: Tip) -> list[Spot]:
+        bv = self.bv
+        assert bv is not None
+        spots = []
+        if tip.territory is not None:
+            ax, ay = bv.anchors[tip.territory]
+            far = max(math.hypot(x - ax, y - ay) for x, y in bv.polygons[tip.territory])
+            spots.append(spot_circle((ax, ay), min(max(far, bv.hut * 1.3), bv.hut * 2.6)))
+        if tip.epoch is not None:
+            cols = epoch_columns(self._strip_parts()[0], self.session.chart)
+            spots.append(("rect", cols[tip.epoch - 1]))
+        return spots
 
     # ------------------------------------------------------------ input
 

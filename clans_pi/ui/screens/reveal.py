@@ -52,6 +52,16 @@ class RevealScreen(Screen):
         self.table = pygame.Rect(pad, self.sub.bottom + pad, w - 2 * pad,
                                  bottom.top - pad - self.sub.bottom - pad)
 
+    def guide_ready(self) -> bool:
+        return True
+
+    def guide_area(self) -> pygame.Rect:
+        """The lower part: the winner and the first rows of scores stay in sight."""
+        pad = self.px(10)
+        top = self.table.top + self.table.height // 3
+        w = min(self.size[0] - 2 * pad, round(600 * self.scale))
+        return pygame.Rect((self.size[0] - w) // 2, top, w, self.size[1] - pad - top)
+
     def _board(self) -> None:
         from .final_board import FinalBoardScreen
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import _
 from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
@@ -74,11 +75,19 @@ class StartScreen(Screen):
                                        px=self.px(20)))
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
         devices = self.app.devices
-        if devices is not None and devices.handheld_seats():
-            rules, pair, start = split_h(bottom, 1, 1.2, 2, gap=pad)
-            self.buttons.append(Button("pair", pair, "Handhelds", self._pair, px=self.px(20)))
-        else:
-            rules, start = split_h(bottom, 1, 2, gap=pad)
+        pairing = devices is not None and bool(devices.handheld_seats())
+        guide = self.app.guide.available
+        weights = [1.0, *([1.2] if pairing else []), *([1.5] if guide else []), 2.0]
+        rules, *middle, start = split_h(bottom, *weights, gap=pad)
+        if pairing:
+            self.buttons.append(Button("pair", middle.pop(0), "Handhelds", self._pair,
+                                       px=self.px(20)))
+        if guide:
+            on = self.app.guide.on
+            self.buttons.append(Button(
+                "guide", middle.pop(0), _("First-game guide: on") if on else
+                _("First-game guide: off"), self._switch_guide,
+                style="primary" if on else "normal", px=self.px(18)))
         self.buttons.append(Button("rules", rules, "Rules", self._rules, px=self.px(20)))
         self.buttons.append(Button("start", start, "Start the game", self._start,
                                    style="primary", px=self.px(24)))
@@ -182,6 +191,12 @@ class StartScreen(Screen):
         seats = [k for k in devices.handheld_seats() if k < len(self.all_seats)]
         self.app.show(PairScreen(self.app, seats, [s.name for s in self.all_seats],
                                  lambda: self.app.show(self)))
+
+    def _switch_guide(self) -> None:
+        """The first-game guide for the next game: on again after it was finished or
+        skipped, or off (remembered on this device)."""
+        self.app.guide.switch(not self.app.guide.on)
+        self.layout()
 
     def _rules(self) -> None:
         self.app.rules(lambda: self.app.show(self))
