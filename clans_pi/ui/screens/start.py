@@ -87,7 +87,7 @@ class StartScreen(Screen):
             self.buttons.append(Button(
                 "guide", middle.pop(0), _("First-game guide: on") if on else
                 _("First-game guide: off"), self._switch_guide,
-                style="primary" if on else "normal", px=self.px(18)))
+                px=self.px(18)))
         self.buttons.append(Button("rules", rules, "Rules", self._rules, px=self.px(20)))
         self.buttons.append(Button("start", start, "Start the game", self._start,
                                    style="primary", px=self.px(24)))

@@ -1,0 +1,596 @@
+"""The first-game guide: each explanation comes up at the first time its topic happens in a
+game, once, from public events only (R22), driven by real pygame events; nothing happens
+under it (taps, a computer player's move); skipping is remembered across restarts of the
+app; a damaged memory file is survived; undo and save/resume keep it sound; every card fits
+at every size."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pygame
+import pytest
+
+from clans_pi.persistence import GameStore
+from clans_pi.rules.constants import BIG_GROUP, CLANS, NUM_CLANS
+from clans_pi.rules.epochs import FAVOURABLE, HOSTILE, NEUTRAL
+from clans_pi.rules.events import Moved, Strife, VillageFounded
+from clans_pi.rules.moves import Move
+from clans_pi.rules.record import replay, to_record
+from clans_pi.rules.village import Village
+from clans_pi.session import Seat, Session
+from clans_pi.ui.computer import BOT_PAUSE_MS
+from clans_pi.ui.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
+from clans_pi.ui.guide_texts import tip_text
+from clans_pi.ui.layout import scale_for
+from tests.bot_fakes import Bots, computer_to_move, worker_done
+from tests.ui_helpers import (
+    BOARD,
+    CHART,
+    SIZES,
+    display_app,
+    finish_animation,
+    hold,
+    offscreen_app,
+    press,
+    random_session,
+    tap,
+    territory_point,
+)
+
+
+def _guided(app, path: Path | None) -> None:
+    """Give ``app`` a guide remembered in ``path`` (the real app does this in run.play)."""
+    app.guide = Guide(GuideMemory(path))
+
+
+def _topic(app) -> str | None:
+    return None if app.overlay is None else app.overlay.tip.topic
+
+
+def _got_it(app) -> str:
+    """Tap "Got it" on the card showing; return its topic."""
+    topic = _topic(app)
+    assert topic is not None
+    tap(app, app.overlay.button("guide_ok").rect.center)
+    return topic
+
+
+def _close_all(app, shown: list[tuple[str, int]]) -> None:
+    """Close every card that comes up now, noting (topic, public move count)."""
+    app.pump()
+    while app.overlay is not None:
+        shown.append((_got_it(app), app.session.public().ply))
+        app.pump()
+
+
+def _tap_move(app, move: Move) -> None:
+    tap(app, territory_point(app, move.src))
+    tap(app, territory_point(app, move.dst))
+    if app.screen.order is not None:
+        for t in app.screen.order.founds[:-1]:
+            tap(app, territory_point(app, t))
+        press(app, "found")
+
+
+def _expected(before, after, move: Move) -> list[str]:
+    """What the guide should explain after ``move``, worked out from the public views
+    before and after it (independently of the guide's own reading of the events)."""
+    out = []
+    if (sum(after.huts[move.dst]) >= BIG_GROUP
+            and move.dst not in {v.territory for v in after.villages}):
+        out.append("big")
+    new = after.villages[len(before.villages):]
+    if new:
+        out.append("village")
+    for v in new:
+        met = {CLANS[c] for c, n in enumerate(v.huts) if n} | set(v.lost)
+        if len(met) == NUM_CLANS:
+            out.append("strife")
+    if after.epoch != before.epoch and after.end is None:
+        out.append("epoch")
+    return out
+
+
+def _first_occurrences(expected: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    firsts: dict[str, int] = {}
+    for topic, ply in expected:
+        firsts.setdefault(topic, ply)
+    return list(firsts.items())
+
+
+# ------------------------------------------------------------------ a whole game
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, (800, 480)), (3, (1024, 600)),
+                                               (4, (720, 1280))])
+def test_each_topic_once_at_its_first_occurrence(players, size, tmp_path):
+    rng = random.Random(1)  # with these deals, games that meet every topic (strife too)
+    with display_app(size, seed=players) as (app, clock):
+        _guided(app, tmp_path / GUIDE_FILE)
+        app.start_menu()
+        app.pump()
+        assert app.screen.button("guide").label == "First-game guide: on"
+        press(app, f"players{players}")
+        press(app, "start")
+        shown: list[tuple[str, int]] = []
+        # The secret comes up over the first peek, before anybody looks.
+        assert app.screen.name == "peek" and _topic(app) == "secret"
+        hold_rect = app.screen.button("hold").rect
+        hold(app, clock, hold_rect.center, release=False)
+        assert not app.screen.holding  # the card takes the press: nobody sees a clan yet
+        pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=0.5, y=0.5, dx=0.0, dy=0.0,
+                                             finger_id=0, touch_id=1, pressure=1.0))
+        app.pump()
+        shown.append((_got_it(app), 0))
+        while app.screen.name == "peek":  # the peeks work as without the guide
+            assert app.overlay is None
+            hold(app, clock, app.screen.button("hold").rect.center)
+            press(app, "done")
+        assert app.screen.name == "play"
+        _close_all(app, shown)
+        assert shown == [("secret", 0), ("move", 0)]
+        expected: list[tuple[str, int]] = [("secret", 0), ("move", 0)]
+        session = app.session
+        while not session.is_over:
+            before = session.public()
+            move = rng.choice(list(before.legal_moves))
+            _tap_move(app, move)
+            after = session.public()
+            expected += [(t, after.ply) for t in _expected(before, after, move)]
+            finish_animation(app, clock)
+            _close_all(app, shown)
+        assert app.screen.name == "reveal"
+        _close_all(app, shown)
+    firsts = _first_occurrences(expected)
+    assert shown == [*firsts, ("end", session.public().ply)]
+    assert {t for t, _ in shown} == set(TOPICS)
+    # Finished: remembered on the device.
+    assert json.loads((tmp_path / GUIDE_FILE).read_text()) == {"version": 1, "done": True}
+    assert GuideMemory(tmp_path / GUIDE_FILE).done
+
+
+def test_nothing_happens_under_a_card():
+    with display_app() as (app, clock):
+        _guided(app, None)
+        app.begin(random_session(3, moves=10), peeks=False)
+        app.pump()
+        assert _topic(app) == "secret"  # no peeks at this table: explained on the board
+        session = app.session
+        ply = session.public().ply
+        src = min(session.movable())
+        dst = session.legal_targets(src)[0]
+        tap(app, territory_point(app, src))
+        tap(app, territory_point(app, dst))
+        hold(app, clock, territory_point(app, src))
+        assert app.screen.selected is None and app.screen.info is None
+        tap(app, app.screen.button("menu").rect.center)
+        tap(app, app.screen.button("peek0").rect.center)
+        assert app.screen.name == "play" and app.screen.dialog is None
+        assert session.public().ply == ply and _topic(app) == "secret"
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0,
+                                             unicode="", scancode=0))
+        app.pump()  # Escape is "Got it"
+        assert _topic(app) == "move"
+        _got_it(app)
+        app.pump()
+        assert app.overlay is None
+        _tap_move(app, Move(src, dst))
+        assert session.public().ply == ply + 1
+
+
+def test_a_computer_waits_until_the_card_is_closed():
+    bots = Bots()
+    with display_app() as (app, clock):
+        _guided(app, None)
+        app.bots = bots
+        app.begin(computer_to_move(3, moves=12), peeks=False)
+        session = app.session
+        ply = session.public().ply
+        app.pump()
+        assert _topic(app) == "secret"
+        worker_done(app)  # it may think meanwhile ...
+        for _ in range(3):
+            clock.advance(BOT_PAUSE_MS * 10)
+            app.pump()
+        assert session.public().ply == ply  # ... but it does not move under the card
+        _got_it(app)
+        assert _topic(app) == "move"
+        clock.advance(BOT_PAUSE_MS * 10)
+        app.pump()
+        assert session.public().ply == ply
+        _got_it(app)
+        app.pump()
+        assert session.public().ply == ply  # the pause starts when the board is back
+        clock.advance(BOT_PAUSE_MS)
+        app.pump()
+        assert session.public().ply == ply + 1
+
+
+class _Table:
+    """Just what the guide reads of a session: the public view and the seats."""
+
+    def __init__(self, villages=(), ply=9) -> None:
+        self.seats = [Seat("Anna"), Seat("Ben")]
+        self._obs = SimpleNamespace(villages=tuple(villages), ply=ply)
+
+    def public(self):
+        return self._obs
+
+    def seat_of(self, player: int) -> int:
+        return player
+
+
+def _offered(events, villages=()) -> list[Tip]:
+    guide = Guide(GuideMemory(None))
+    guide.offer_events(events, _Table(villages))  # type: ignore[arg-type]
+    return guide.queue
+
+
+def test_strife_is_explained_when_five_clans_meet_even_if_no_hut_is_lost():
+    """R12.2: five clans in a village is strife; a clan with one hut there loses it."""
+    founded = [VillageFounded(5, 3, 1, 1)]
+    all_two = Village(5, 3, 1, 1, (2, 2, 2, 2, 2), 10, FAVOURABLE, ())
+    assert [t.topic for t in _offered(founded, [all_two])] == ["village", "strife"]
+    lost_two = Village(5, 3, 1, 1, (2, 0, 3, 0, 2), 7, NEUTRAL, ("blue", "yellow"))
+    tips = _offered([*founded, Strife(5, ("blue", "yellow"))], [lost_two])
+    assert [(t.topic, t.count) for t in tips] == [("village", 0), ("strife", 2)]
+    assert tips[0].name == "Ben" and tips[0].value == 7 and tips[0].chip == 3
+    four = Village(5, 3, 1, 1, (1, 1, 1, 1, 0), 4, NEUTRAL, ())
+    assert [t.topic for t in _offered(founded, [four])] == ["village"]
+
+
+def test_seven_or_more_is_explained_where_a_group_can_still_move():
+    """R9 matters for a live group of 7 or more, not for a village (R13)."""
+    assert [(t.topic, t.territory, t.count) for t in _offered([Moved(0, 4, 5, 3, 8)])] == [
+        ("big", 5, 8)]
+    assert _offered([Moved(0, 4, 5, 3, 6)]) == []
+    village = Village(5, 1, 1, 0, (2, 2, 2, 1, 1), 8, NEUTRAL, ())
+    assert "big" not in [t.topic for t in _offered(
+        [Moved(0, 4, 5, 3, 8), VillageFounded(5, 1, 1, 0)], [village])]
+
+
+def test_the_reveal_waits_for_the_card_about_the_last_move():
+    session = _at(len(MOVES) - 1)
+    session.guide_seen |= set(TOPICS) - {"village", "end"}
+    last = MOVES[-1]
+    with display_app() as (app, clock):
+        _guided(app, None)
+        app.begin(session, peeks=False)
+        app.pump()
+        assert app.overlay is None and session.seats[session.current_seat].is_human
+        _tap_move(app, Move(last.src, last.dst))
+        assert session.is_over
+        finish_animation(app, clock)
+        assert app.screen.name == "play" and _topic(app) == "village"
+        for _ in range(3):
+            clock.advance(5000)
+            app.pump()
+        assert app.screen.name == "play"
+        _got_it(app)
+        app.pump()
+        assert app.screen.name == "reveal" and _topic(app) == "end"
+
+
+# ------------------------------------------------------------------ remembered
+
+
+def test_skip_is_remembered_across_restarts_and_the_start_screen_brings_it_back(tmp_path):
+    path = tmp_path / GUIDE_FILE
+    with display_app() as (app, clock):
+        _guided(app, path)
+        app.start_menu()
+        app.pump()
+        press(app, "start")
+        assert _topic(app) == "secret"
+        tap(app, app.overlay.button("guide_skip").rect.center)
+        assert app.overlay is None and not app.guide.on
+        assert "start screen" in app.notice[0]
+        while app.screen.name == "peek":
+            hold(app, clock, app.screen.button("hold").rect.center)
+            press(app, "done")
+        app.pump()
+        assert app.screen.name == "play" and app.overlay is None
+    assert json.loads(path.read_text()) == {"version": 1, "done": True}
+
+    with display_app() as (app, clock):  # the app started again
+        _guided(app, path)
+        app.start_menu()
+        app.pump()
+        assert app.screen.button("guide").label == "First-game guide: off"
+        press(app, "start")
+        assert app.screen.name == "peek" and app.overlay is None
+        app.start_menu()
+        app.pump()
+        press(app, "guide")  # a family that wants it back
+        assert app.screen.button("guide").label == "First-game guide: on"
+        assert json.loads(path.read_text()) == {"version": 1, "done": False}
+        press(app, "start")
+        assert _topic(app) == "secret"
+
+
+@pytest.mark.parametrize("content", [b"{not json", b'{"version": 2, "done": true}',
+                                     b'["done"]', b'{"version": 1, "done": "yes"}',
+                                     b"\xff\xfe\x00", "directory"])
+def test_a_damaged_memory_is_a_warning_and_the_guide_is_shown(content, tmp_path, caplog):
+    path = tmp_path / GUIDE_FILE
+    if content == "directory":
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    caplog.set_level(logging.WARNING)
+    memory = GuideMemory(path)
+    assert not memory.done
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(lines) == 1 and lines[0].startswith(str(path)) and "guide is shown" in lines[0]
+    assert "\n" not in lines[0]
+    with display_app() as (app, _clock):
+        app.guide = Guide(memory)
+        app.start_menu()
+        app.pump()
+        press(app, "start")
+        assert _topic(app) == "secret"
+        tap(app, app.overlay.button("guide_skip").rect.center)
+    if content != "directory":  # rewritten whole at the next choice
+        assert json.loads(path.read_text()) == {"version": 1, "done": True}
+        assert GuideMemory(path).done
+
+
+def test_a_memory_that_cannot_be_written_lasts_until_the_game_stops(tmp_path, caplog):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    memory = GuideMemory(blocker / GUIDE_FILE)
+    caplog.set_level(logging.WARNING)
+    memory.set_done(True)
+    assert memory.done
+    assert any("cannot save the guide setting" in r.getMessage() for r in caplog.records)
+
+
+# ------------------------------------------------------------------ undo and resume
+
+
+def _before_first_village(seed: int = 3):
+    """A 3-player game just before a move that founds the first village (and that move)."""
+    rng = random.Random(seed)
+    session = random_session(3, seed=seed, moves=0)
+    while True:
+        obs = session.public()
+        founding = [m for m in obs.legal_moves if len(session.founds(m.src, m.dst)) == 1]
+        if founding:
+            return session, founding[0]
+        moves = [m for m in obs.legal_moves if not session.founds(m.src, m.dst)]
+        m = rng.choice(moves)
+        session.play(m.src, m.dst)
+
+
+def test_undo_drops_a_card_not_yet_shown_and_keeps_a_shown_one():
+    session, move = _before_first_village()
+    session.guide_seen |= {"secret", "move"}
+    with display_app() as (app, clock):
+        _guided(app, None)
+        app.begin(session, peeks=False)
+        app.pump()
+        assert app.overlay is None
+        ply = session.public().ply
+        _tap_move(app, move)  # the village's card waits for the animation ...
+        press(app, "undo")  # ... and the move is taken back meanwhile
+        press(app, "undo_yes")
+        finish_animation(app, clock)
+        app.pump()
+        assert session.public().ply == ply and app.overlay is None  # no card about nothing
+        assert "village" not in app.guide.seen
+        _tap_move(app, move)
+        finish_animation(app, clock)
+        assert _topic(app) == "village"
+        assert app.overlay.tip.territory == session.public().villages[0].territory
+        _got_it(app)
+        press(app, "undo")
+        press(app, "undo_yes")
+        app.pump()
+        assert "village" in app.guide.seen  # explained once is enough
+        _tap_move(app, move)
+        finish_animation(app, clock)
+        assert app.overlay is None
+
+
+def test_the_guide_progress_is_saved_and_resumed(tmp_path):
+    session, move = _before_first_village(5)
+    with display_app() as (app, clock):
+        _guided(app, tmp_path / GUIDE_FILE)
+        app.store = GameStore(tmp_path)
+        app.begin(session, peeks=False)
+        _close_all(app, [])
+        _tap_move(app, move)
+        finish_animation(app, clock)
+        assert _topic(app) == "village"
+        _got_it(app)
+    payload = json.loads((tmp_path / "game.json").read_text())["payload"]
+    assert payload["guide"] == ["move", "secret", "village"]
+    with display_app() as (app, clock):  # the power came back
+        _guided(app, tmp_path / GUIDE_FILE)
+        resumed, problems = GameStore(tmp_path).load(BOARD, CHART)
+        assert resumed is not None and not problems
+        assert resumed.guide_seen == {"secret", "move", "village"}
+        app.begin(resumed, peeks=False)
+        app.pump()
+        assert app.screen.name == "play" and app.overlay is None
+
+
+def test_a_save_from_before_the_guide_loads_with_nothing_seen(tmp_path):
+    store = GameStore(tmp_path)
+    store.save(random_session(3, moves=5))
+    doc = json.loads(store.current.read_text())
+    del doc["payload"]["guide"]
+    from clans_pi.persistence import _canonical, _digest
+
+    doc["sha256"] = _digest(_canonical(doc["payload"]))
+    store.current.write_text(json.dumps(doc))
+    session, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert session is not None and not problems and session.guide_seen == set()
+
+
+# ------------------------------------------------------------------ every card, every size
+
+
+def _positions():
+    """A seeded 4-player game that meets every topic of the board, its moves, and for each
+    topic the number of moves played before its first occurrence."""
+    for seed in range(8, 40):
+        rng = random.Random(seed)
+        full = random_session(4, seed=seed, moves=0)
+        moves, found = [], {}
+        state = full._state
+        while not state.is_over:
+            before = state.observation(None)
+            m = state.random_legal_move(rng.random)
+            state.play(m)
+            for topic in _expected(before, state.observation(None), m):
+                found.setdefault(topic, len(moves))
+            moves.append(m)
+        if set(found) == {"big", "village", "strife", "epoch"}:
+            return full, moves, found
+    raise AssertionError("no seed meets every topic")
+
+
+FULL, MOVES, FIRST = _positions()
+
+
+def _at(ply: int, clans: tuple[str, ...] | None = None):
+    """FULL after its first ``ply`` moves, with its own or other secret clans."""
+    data = to_record(FULL._state)
+    data["moves"] = data["moves"][:ply]
+    if clans is not None:
+        data["clans"] = list(clans)
+    return Session(replay(data, BOARD, CHART), FULL.seats)
+
+
+def _card_app(size, topic, clans=None):
+    """An off-screen app showing the card about ``topic`` (the game with ``clans``)."""
+    app, clock = offscreen_app(size)
+    _guided(app, None)
+    if topic == "end":
+        session = _at(len(MOVES), clans)
+        session.guide_seen |= {"secret", "move"}
+        app.begin(session, peeks=False)
+    elif topic in ("secret", "move"):
+        session = _at(0, clans)
+        if topic == "move":
+            session.guide_seen.add("secret")
+        app.begin(session, peeks=topic == "secret")
+    else:
+        session = _at(FIRST[topic], clans)
+        session.guide_seen |= set(TOPICS) - {topic}
+        app.begin(session, peeks=False)
+        m = MOVES[FIRST[topic]]
+        app.screen._commit(m.src, m.dst, None if m.order is None else list(m.order))
+        clock.advance(5000)
+        app._timers(clock.now)
+    app._timers(clock.now)
+    assert _topic(app) == topic
+    app.redraw()
+    return app
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("topic", TOPICS)
+def test_every_card_fits_at_every_size(topic, size):
+    app = _card_app(size, topic)
+    window = app.surface.get_rect()
+    records = app.canvas.records
+    card = next(d.rect for d in records if d.kind == "region" and d.name == "guide")
+    assert window.contains(card)
+    for d in records:
+        assert window.contains(d.rect), f"{d.kind} {d.name!r} at {d.rect} leaves the window"
+        assert d.fits, f"{d.kind} {d.name!r} does not fit its box {d.box}"
+        assert not d.missing
+    for name in ("guide_ok", "guide_skip"):
+        b = app.overlay.button(name)
+        assert card.contains(b.rect) and min(b.rect.size) >= 44 * scale_for(size)
+    assert app.overlay.text_px >= app.screen.px(16)  # still easy to read
+    spots = [d.rect for d in records if d.kind == "region" and d.name == "guide_spot"]
+    if topic in ("big", "village", "strife"):
+        assert spots and app.overlay.tip.territory is not None
+    if topic in ("village", "epoch"):
+        assert len(spots) == (2 if topic == "village" else 1)
+    for r in spots:
+        assert not r.colliderect(card), "the card hides what it points at"
+
+
+def test_cards_point_at_the_board_and_the_chart():
+    app = _card_app((800, 480), "village")
+    tip = app.overlay.tip
+    bv = app.screen.bv
+    circle, column = app.overlay.spots
+    assert circle[1].collidepoint(bv.anchors[tip.territory])
+    assert app.session.public().villages[0].territory == tip.territory
+    assert tip.epoch == 1 and column[1].colliderect(app.screen._strip_parts()[0])
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_r22_a_card_is_the_same_whatever_the_secret_clans(topic):
+    own = tuple(FULL._state.clans)
+    others = [c for c in ((CLANS[4], CLANS[3], CLANS[2], CLANS[1]),
+                          (CLANS[1], CLANS[0], CLANS[4], CLANS[3])) if c != own]
+    pictures = set()
+    for clans in [own, *others]:
+        app = _card_app((800, 480), topic, clans)
+        if topic == "end":  # the card itself: the reveal under it shows the clans (R20)
+            app.surface.fill((0, 0, 0))
+            app.overlay.draw(app.canvas)
+        pictures.add(pygame.image.tobytes(app.surface, "RGB"))
+    assert len(pictures) == 1
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("handhelds", [False, True])
+def test_the_start_screen_switch_fits(size, handhelds):
+    from tests.test_ui_devices import _devices
+
+    app, _clock = offscreen_app(size)
+    _guided(app, None)
+    if handhelds:
+        app.devices = _devices()[0]
+    app.start_menu()
+    app.screen._set_count(4)()
+    app.redraw()
+    names = [b.name for b in app.screen.buttons]
+    assert "guide" in names and ("pair" in names) == handhelds
+    minimum = 44 * scale_for(size)
+    for d in app.canvas.records:
+        assert d.fits, f"{d.kind} {d.name!r} does not fit its box {d.box}"
+        if d.kind == "target":
+            assert min(d.rect.size) >= minimum
+    drawn = {d.name for d in app.canvas.records if d.kind == "text"}
+    assert "First-game guide: on" in drawn
+
+
+# ------------------------------------------------------------------ the texts
+
+
+def test_every_text_is_whole():
+    tips = [Tip("secret", "peek", 0), Tip("move", "play", 0, name="Anna"),
+            Tip("move", "play", 9, name="Anna"), Tip("big", "play", 9, territory=3, count=8),
+            Tip("strife", "play", 9, territory=3, count=0),
+            Tip("strife", "play", 9, territory=3, count=1),
+            Tip("strife", "play", 9, territory=3, count=3),
+            Tip("end", "reveal", 40, reason="no_moves"),
+            Tip("end", "reveal", 40, reason="twelfth_village")]
+    tips += [Tip("epoch", "play", 9, epoch=e.number) for e in CHART.epochs[1:]]
+    effects = set()
+    for t in range(len(BOARD.territories)):
+        for e in CHART.epochs:
+            effects.add(e.effect(BOARD.terrain(t)))
+            tips.append(Tip("village", "play", 9, territory=t, epoch=e.number, name="Ben",
+                            chip=2, value=4))
+    assert effects == {FAVOURABLE, NEUTRAL, HOSTILE}
+    texts = {tip_text(tip, BOARD, CHART) for tip in tips}
+    for title, body in texts:
+        assert title and body and "{" not in body and "}" not in body
+    assert {tip.topic for tip in tips} == set(TOPICS)
+    assert any("+5 on every terrain" in body for _, body in texts)
+    assert any("none was lost" in body for _, body in texts)
+    assert any("1 hut left the game" in body for _, body in texts)
