@@ -594,3 +594,28 @@ def test_every_text_is_whole():
     assert any("+5 on every terrain" in body for _, body in texts)
     assert any("none was lost" in body for _, body in texts)
     assert any("1 hut left the game" in body for _, body in texts)
+
+
+def test_a_seat_button_waits_under_the_card_and_the_device_peek_goes_on():
+    from tests.test_ui_devices import _devices
+
+    devices, gpio, _hand = _devices()
+    with display_app() as (app, _clock):
+        _guided(app, None)
+        app.devices = devices
+        app.start_menu()
+        app.pump()
+        press(app, "players3")
+        press(app, "start")
+        assert app.screen.name == "peek" and app.screen.seat == 0 and _topic(app) == "secret"
+        gpio[0].events = ["press"]
+        app.pump()
+        gpio[0].events = ["release"]
+        app.pump()
+        assert app.screen.seat == 0 and _topic(app) == "secret"  # nothing under the card
+        _got_it(app)
+        gpio[0].events = ["press"]
+        app.pump()
+        gpio[0].events = ["release"]
+        app.pump()
+        assert app.screen.name == "peek" and app.screen.seat == 1 and app.overlay is None

@@ -253,6 +253,8 @@ class App:
         for seat, kind in self.devices.poll(now):
             if self.dimmer is not None:
                 self.dimmer.activity(now)  # a seat's button wakes the screen too
+            if self.overlay is not None and kind in ("press", "release"):
+                continue  # a seat's button does nothing under the guide's card either
             self.screen.device_event(seat, kind)
             self.dirty = self.full = True
         for text in self.devices.take_notices():
