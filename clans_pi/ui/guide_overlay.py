@@ -36,6 +36,7 @@ class GuideOverlay:
         self.pressed: Button | None = None
         self.body_px = screen.px(26)  # the text's size, unless it must shrink to fit
         self.text_px = 0  # the body's font size after fitting (tests: still readable)
+        self._veil: pygame.Surface | None = None
         self._layout()
 
     def _layout(self) -> None:
@@ -74,17 +75,23 @@ class GuideOverlay:
 
     # ------------------------------------------------------------ drawing
 
+    def _shade(self, size: tuple[int, int]) -> pygame.Surface:
+        """The dark veil over the screen, with holes where the tip points (made once)."""
+        if self._veil is None or self._veil.get_size() != size:
+            veil = pygame.Surface(size, pygame.SRCALPHA)
+            veil.fill(SHADE)
+            for kind, r in self.spots:  # what the tip is about stays bright
+                if kind == "circle":
+                    pygame.draw.circle(veil, (0, 0, 0, 0), r.center, r.width // 2)
+                else:
+                    pygame.draw.rect(veil, (0, 0, 0, 0), r, border_radius=6)
+            self._veil = veil
+        return self._veil
+
     def draw(self, canvas: Canvas) -> None:
         screen = self.screen
         surf = canvas.surface
-        shade = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
-        shade.fill(SHADE)
-        for kind, r in self.spots:  # holes in the shade: what the tip is about stays bright
-            if kind == "circle":
-                pygame.draw.circle(shade, (0, 0, 0, 0), r.center, r.width // 2)
-            else:
-                pygame.draw.rect(shade, (0, 0, 0, 0), r, border_radius=6)
-        surf.blit(shade, (0, 0))
+        surf.blit(self._shade(surf.get_size()), (0, 0))
         ring = max(3, round(4 * screen.scale))
         for kind, r in self.spots:
             canvas.region("guide_spot", r)
