@@ -24,7 +24,7 @@ from clans_pi.rules.village import Village
 from clans_pi.session import Seat
 from clans_pi.ui.computer import BOT_PAUSE_MS
 from clans_pi.ui.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
-from tests.bot_fakes import Bots, computer_to_move, worker_done
+from tests.bot_fakes import Bots, computer_to_move, with_kinds, worker_done
 from tests.ui_helpers import (
     BOARD,
     CHART,
@@ -247,6 +247,19 @@ def test_seven_or_more_is_explained_where_a_group_can_still_move():
     village = Village(5, 1, 1, 0, (2, 2, 2, 1, 1), 8, NEUTRAL, ())
     assert "big" not in [t.topic for t in _offered(
         [Moved(0, 4, 5, 3, 8), VillageFounded(5, 1, 1, 0)], [village])]
+
+
+def test_a_table_of_computers_is_not_told_to_keep_a_secret():
+    with display_app() as (app, _clock):
+        _guided(app, None)
+        app.bots = Bots()
+        app.begin(with_kinds(random_session(3, moves=0), ("easy", "normal", "hard")),
+                  peeks=False)
+        app.pump()
+        assert _topic(app) == "move"  # the demo explains the moves it is about to make
+        _got_it(app)
+        app.pump()
+        assert app.overlay is None and "secret" not in app.guide.seen
 
 
 # ------------------------------------------------------------------ remembered

@@ -201,7 +201,8 @@ class App:
         else:
             self.computers.active = True
             obs = self.session.public()
-            self.guide.offer(Tip("secret", "play", obs.ply))  # a table with no peeks
+            if any(s.is_human for s in self.session.seats):  # a demo has no secret to keep
+                self.guide.offer(Tip("secret", "play", obs.ply))  # resumed: no deal's peeks
             mover = self.session.seats[self.session.current_seat].name
             self.guide.offer(Tip("move", "play", obs.ply, name=mover))
             self.show(PlayScreen(self, self.session))
