@@ -14,6 +14,8 @@ from types import SimpleNamespace
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clans_pi.persistence import GameStore
 from clans_pi.rules.constants import BIG_GROUP, CLANS, NUM_CLANS
@@ -31,6 +33,7 @@ from tests.ui_helpers import (
     display_app,
     finish_animation,
     hold,
+    offscreen_app,
     press,
     random_session,
     tap,
@@ -442,3 +445,50 @@ def test_a_seat_button_waits_under_the_card_and_the_device_peek_goes_on():
         gpio[0].events = ["release"]
         app.pump()
         assert app.screen.name == "peek" and app.screen.seat == 1 and app.overlay is None
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), undos=st.floats(0.05, 0.4))
+def test_moves_and_undos_never_show_a_card_about_what_is_not_there(seed, undos):
+    """Random games in which a move is now and then taken back at once (its cards still
+    waiting): a card only ever describes the public board as it is when it shows, and each
+    topic comes once per game."""
+    rng = random.Random(seed)
+    app, clock = offscreen_app()
+    _guided(app, None)
+    app.begin(random_session(3, seed=seed, moves=0), peeks=False)
+    session, shown = app.session, []
+    for _ in range(1000):
+        app._timers(clock.now)
+        if app.overlay is not None:
+            tip, obs = app.overlay.tip, session.public()
+            villages = {v.territory: v for v in obs.villages}
+            if tip.topic in ("village", "strife"):
+                v = villages[tip.territory]
+                assert v.chip == tip.chip or tip.topic == "strife"
+            if tip.topic == "strife":
+                met = {CLANS[c] for c, n in enumerate(villages[tip.territory].huts) if n}
+                assert len(met | set(villages[tip.territory].lost)) == NUM_CLANS
+            if tip.topic == "epoch":
+                assert obs.epoch == tip.epoch
+            if tip.topic == "big":
+                assert sum(obs.huts[tip.territory]) >= BIG_GROUP
+            shown.append(tip.topic)
+            app.close_tip()
+            continue
+        if app.screen.name != "play":
+            break
+        screen = app.screen
+        m = rng.choice(list(session.public().legal_moves))
+        screen._move(m.src, m.dst)
+        if screen.order is not None:
+            for t in screen.order.founds[:-1]:
+                screen._order_tap(t)
+            screen._found()
+        if rng.random() < undos and session.can_undo:  # before its cards could show
+            screen._ask_undo()
+            screen.button("undo_yes").action()
+        clock.advance(5000)
+    assert app.screen.name == "reveal"
+    assert len(shown) == len(set(shown))
+    assert {"secret", "move", "village", "epoch", "end"} <= set(shown)
