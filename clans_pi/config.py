@@ -29,9 +29,10 @@ from .rules.constants import MAX_PLAYERS
 from .ui.options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS
 
 SEAT_KINDS = ("screen", "gpio", "handheld")
-#: Languages the rulebooks came in; the on-screen text exists in English only so far.
+#: Languages the rulebooks came in, all translated (clans_pi/locale, clans_pi.i18n.LANGUAGES).
 LANGUAGES = ("en", "de", "fr", "it", "ja")
-TRANSLATED = ("en",)
+TRANSLATED = LANGUAGES
+
 TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "computer",
              "seats")
 COMPUTER_KEYS = ("think_seconds", "hints")

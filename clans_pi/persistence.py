@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .i18n import _
 from .rules.board import Board
 from .rules.epochs import EpochChart
 from .rules.errors import ClansError
@@ -143,8 +144,10 @@ class GameStore:
                 log.warning("%s", exc)
                 aside = self._move_aside(path)
                 fault = exc.args[0].split(": ")[-1]
-                problems.append(f"The saved game was damaged ({fault}); it was moved to "
-                                f"{aside.name} and an older save is used.")
+                problems.append(_("The saved game was damaged ({fault}); it was moved to "
+                                  "{file} and an older save is used.").format(
+                                      fault=fault, file=aside.name))
+
                 continue
             if best is None or generation > best[0]:
                 best = (generation, session)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .i18n import _
 from .rules.board import Board
 from .rules.constants import BIG_GROUP, MAX_PLAYERS, MIN_PLAYERS
 from .rules.epochs import EpochChart
@@ -181,26 +182,26 @@ class Session:
         the screen, or None when it is. Built from the public view only."""
         obs = self.public()
         if obs.end is not None:
-            return "the game is over"
+            return _("the game is over")
         huts = sum(obs.huts[src])
         if not huts:
-            return "that territory is empty"
+            return _("that territory is empty")
         if self._is_village(src):
-            return "a village cannot move"
+            return _("a village cannot move")
         targets = self.legal_targets(src)
         if dst is None:
             if not targets:
-                return f"{BIG_GROUP} or more huts cannot move"
+                return _("{n} or more huts cannot move").format(n=BIG_GROUP)
             return None
         if dst in targets:
             return None
         if dst == src:
-            return "choose a neighbouring territory"
+            return _("choose a neighbouring territory")
         if not sum(obs.huts[dst]):
-            return "that territory is empty"
+            return _("that territory is empty")
         if dst not in self.board.neighbors(src):
-            return "not a neighbouring territory"
-        return f"{BIG_GROUP} or more only move onto a bigger group"
+            return _("not a neighbouring territory")
+        return _("{n} or more only move onto a bigger group").format(n=BIG_GROUP)
 
     def _is_village(self, t: int) -> bool:
         """Non-empty with every neighbour empty (R10), from the public view."""
@@ -257,7 +258,7 @@ class Session:
         was taken back last (the person's)."""
         if not self._undo_moves:
             raise SetupError("there is no move to take back")
-        for _ in range(self._undo_moves):
+        for _step in range(self._undo_moves):
             move = self._state.pop()
         self._public = None
         self._undo_moves = 0

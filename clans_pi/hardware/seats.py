@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config
+from ..i18n import N_, _
 from ..rules.errors import ClansError
 
 if TYPE_CHECKING:
@@ -37,10 +38,11 @@ class SeatDevice(Protocol):
     def close(self) -> None: ...
 
 
+#: Shown on screen (translated with ``_()`` when shown).
 NOTICES = {
-    "stuck": "Seat {n}'s button seems stuck: its light stays off until it is let go",
-    "lost": "Seat {n}'s handheld is gone: peek with the eye on the screen",
-    "back": "Seat {n}'s handheld is back",
+    "stuck": N_("Seat {n}'s button seems stuck: its light stays off until it is let go"),
+    "lost": N_("Seat {n}'s handheld is gone: peek with the eye on the screen"),
+    "back": N_("Seat {n}'s handheld is back"),
 }
 
 
@@ -114,14 +116,15 @@ class SeatDevices:
                 out += self._handheld_event(event)
         for seat, kind in out:
             if kind in NOTICES:
-                self._notices.append(NOTICES[kind].format(n=seat + 1))
+                self._notices.append(_(NOTICES[kind]).format(n=seat + 1))
         return out
 
     def _handheld_event(self, event: tuple[Any, ...]) -> list[tuple[int, str]]:
         out: list[tuple[int, str]] = []
         if event[0] == "foreign":
-            self._notices.append(f"{event[1]} looks like a Pico but is not a Clans handheld "
-                                 "(flash it: firmware/README.md)")
+            self._notices.append(_("{port} looks like a Pico but is not a Clans handheld "
+                                   "(flash it: firmware/README.md)").format(port=event[1]))
+
             return out
         if (self._pairing_seat is not None and event[0] == "button" and event[2]
                 and self.pairing is not None):

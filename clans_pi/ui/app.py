@@ -17,13 +17,16 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ..i18n import _
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
+from . import languages
 from .computer import BotFactory, Computers
 from .guide import Guide, GuideMemory, Tip
 from .guide_overlay import GuideOverlay
+from .languages import LanguageFile
 
 if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
@@ -31,7 +34,6 @@ if TYPE_CHECKING:
     from ..persistence import GameStore
     from ..watchdog import Notifier
     from .sound import Sounds
-from ..i18n import _
 from .canvas import Canvas
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .display import Display
@@ -77,6 +79,7 @@ class App:
         hints: bool = False,
         look: ClanLook = DEFAULT_LOOK,
         guide: GuideMemory | None = None,
+        language_file: LanguageFile | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -108,6 +111,7 @@ class App:
         # The first-game guide; without a memory (tests, renders) there is none.
         self.guide = Guide(guide)
         self.overlay: GuideOverlay | None = None  # the guide's card, while one is up
+        self.language_file = language_file  # the start screen's choice; None: not kept
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -298,8 +302,8 @@ class App:
         except OSError as exc:
             log.error("cannot save the game: %s", exc)
             if not self._save_failed:
-                self.notify(f"The game cannot be saved ({exc.strerror or exc}); "
-                            "play goes on, but a power cut would lose it.")
+                self.notify(_("The game cannot be saved ({error}); play goes on, but a power "
+                              "cut would lose it.").format(error=exc.strerror or exc))
             self._save_failed = True
 
     def _status(self) -> str:
@@ -345,6 +349,17 @@ class App:
         self.dirty = self.full = True
         log.info("guide skipped")
         self.notify(_("The guide is off. The start screen can turn it on again."))
+
+    def set_language(self, code: str, *, remember: bool = True) -> None:
+        """Show everything in ``code`` from the next frame on (kept across restarts when
+        ``remember``); a language that cannot be shown gives English and a notice."""
+        problem = languages.use(code)
+        if problem is not None:
+            log.warning("%s", problem)
+            self.notify(problem)
+        if remember and self.language_file is not None:
+            self.language_file.write(code)
+        self.dirty = self.full = True
 
     def rules(self, back: Callable[[], None]) -> None:
         from .screens.rules import RulesScreen

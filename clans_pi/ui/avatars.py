@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from ..i18n import N_, _
+
 Color = tuple[int, int, int]
 Point = tuple[float, float]
 
@@ -23,23 +25,29 @@ Point = tuple[float, float]
 @dataclass(frozen=True, slots=True)
 class Avatar:
     key: str  # lowercase ascii id, e.g. "fox"
-    name: str  # default display name, e.g. "Fox"
+    name: str  # default display name in English, e.g. "Fox" (see :attr:`label`)
+
+    @property
+    def label(self) -> str:
+        """The name in the language in use ("Fuchs"): a seat's default name."""
+        return _(self.name)
 
 
 AVATARS: tuple[Avatar, ...] = (
-    Avatar("fox", "Fox"),
-    Avatar("owl", "Owl"),
-    Avatar("bear", "Bear"),
-    Avatar("hare", "Hare"),
-    Avatar("pig", "Pig"),
-    Avatar("cat", "Cat"),
-    Avatar("wolf", "Wolf"),
-    Avatar("deer", "Deer"),
-    Avatar("duck", "Duck"),
-    Avatar("otter", "Otter"),
-    Avatar("hedgehog", "Hedgehog"),
-    Avatar("mouse", "Mouse"),
+    Avatar("fox", N_("Fox")),
+    Avatar("owl", N_("Owl")),
+    Avatar("bear", N_("Bear")),
+    Avatar("hare", N_("Hare")),
+    Avatar("pig", N_("Pig")),
+    Avatar("cat", N_("Cat")),
+    Avatar("wolf", N_("Wolf")),
+    Avatar("deer", N_("Deer")),
+    Avatar("duck", N_("Duck")),
+    Avatar("otter", N_("Otter")),
+    Avatar("hedgehog", N_("Hedgehog")),
+    Avatar("mouse", N_("Mouse")),
 )
+
 _BY_KEY: dict[str, Avatar] = {a.key: a for a in AVATARS}
 
 

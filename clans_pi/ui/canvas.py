@@ -8,7 +8,9 @@ Rendered text is cached, so a redraw costs blits, not font rendering.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pygame
@@ -30,18 +32,52 @@ class Drawn:
     missing: str = ""  # characters the font has no glyph for (drawn as boxes)
 
 
+_face: str | None = None  # the font file in use; None: pygame's bundled font
+
+
+def set_face(path: str | None) -> None:
+    """Draw text with the font file at ``path`` from now on (None: the bundled font).
+    The caches are keyed by the face too, so nothing drawn in the old face is reused."""
+    global _face
+    _face = path
+
+
+def face() -> str | None:
+    return _face
+
+
+@contextlib.contextmanager
+def using_face(path: str | None) -> Iterator[None]:
+    """Draw with ``path`` inside the block (a language's own name in its own script)."""
+    global _face
+    was, _face = _face, path
+    try:
+        yield
+    finally:
+        _face = was
+
+
 @functools.lru_cache(maxsize=64)
-def font(px: int) -> pygame.font.Font:
-    """The UI font at ``px`` pixels (pygame's bundled font: same look on every machine)."""
+def _font(path: str | None, px: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(None, max(MIN_FONT, px))
+    return pygame.font.Font(path, max(MIN_FONT, px))
+
+
+def font(px: int) -> pygame.font.Font:
+    """The UI font at ``px`` pixels: pygame's bundled font (same look on every machine), or
+    the face set for a language it cannot draw (Japanese)."""
+    return _font(_face, px)
 
 
 @functools.lru_cache(maxsize=2048)
+def _rendered(path: str | None, text: str, px: int, color: Color) -> pygame.Surface:
+    return _font(path, px).render(text, True, color)
+
+
 def rendered(text: str, px: int, color: Color) -> pygame.Surface:
     """``text`` rendered anti-aliased at ``px`` in ``color`` (cached)."""
-    return font(px).render(text, True, color)
+    return _rendered(_face, text, px, color)
 
 
 def text_width(text: str, px: int) -> int:
@@ -57,17 +93,70 @@ def fit_size(text: str, px: int, width: int, min_px: int | None = None) -> int:
     return size
 
 
+#: Characters no line may start with (kinsoku, roughly): closing marks and small kana.
+NO_LINE_START = frozenset(
+    "、。，．,.!?！？)）」』】〕〉》…ー々:;：；%"  # noqa: RUF001 (Japanese punctuation)
+    "ぁぃぅぇぉっゃゅょァィゥェォッャュョ"
+)
+#: Characters no line may end with: opening marks.
+NO_LINE_END = frozenset("「『（(【〔〈《")  # noqa: RUF001 (Japanese punctuation)
+
+
+def is_cjk(ch: str) -> bool:
+    """A character of a script written without spaces (kana, kanji, fullwidth forms)."""
+    code = ord(ch)
+    return (0x3000 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
+            or 0xFF00 <= code <= 0xFFEF)
+
+
+def _tokens(para: str) -> list[tuple[str, bool]]:
+    """Unbreakable pieces of ``para`` and whether a space comes before each: a Latin word is
+    one piece, each CJK character another; kinsoku characters stay with their neighbour."""
+    tokens: list[tuple[str, bool]] = []
+    space, glue, word = False, False, ""
+
+    def push(piece: str) -> None:
+        nonlocal space, glue
+        if tokens and not space and (glue or piece[0] in NO_LINE_START):
+            tokens[-1] = (tokens[-1][0] + piece, tokens[-1][1])
+        else:
+            tokens.append((piece, space))
+        space, glue = False, piece[-1] in NO_LINE_END
+
+    for ch in para:
+        if ch == " ":
+            if word:
+                push(word)
+                word = ""
+            space = True
+        elif is_cjk(ch):  # ASCII punctuation stays in its word
+
+            if word and ch not in NO_LINE_START:
+                push(word)
+                word = ""
+            if word:
+                word += ch
+            else:
+                push(ch)
+        else:
+            word += ch
+    if word:
+        push(word)
+    return tokens
+
+
 def wrap(text: str, px: int, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` at ``px`` (words kept whole;
-    explicit newlines start new lines)."""
+    explicit newlines start new lines). Text without spaces (Japanese) breaks between
+    characters, never before a closing mark such as 。、」 nor after an opening one."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
-        for word in para.split(" "):
-            trial = word if not line else f"{line} {word}"
+        for piece, spaced in _tokens(para):
+            trial = piece if not line else f"{line}{' ' if spaced else ''}{piece}"
             if line and text_width(trial, px) > width:
                 lines.append(line)
-                line = word
+                line = piece
             else:
                 line = trial
         lines.append(line)

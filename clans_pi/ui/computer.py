@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..bots.base import Bot, Cancelled
+from ..i18n import _
 from ..rules.moves import Move
 from ..session import COMPUTER_KINDS, HUMAN, Session
 
@@ -222,8 +223,8 @@ class Computers:
                 return changed
             log.error("seat %d: no move after %d s; a random legal move instead",
                       seat + 1, GIVE_UP_MS // 1000)
-            self.app.notify(f"{session.seats[seat].name} took too long; "
-                            "it made a random move this time.")
+            self.app.notify(_("{name} took too long; it made a random move this time.").format(
+                name=session.seats[seat].name))
             self._cancel(worker)
             turn.worker = worker = None
         elif now < turn.shown + BOT_PAUSE_MS:
@@ -273,7 +274,9 @@ class Computers:
                 return move
             log.error("seat %d: the computer player chose a move that is not legal; a "
                       "random legal move instead", seat + 1)
-        self.app.notify(f"{name} could not decide; it made a random move this time.")
+        self.app.notify(_("{name} could not decide; it made a random move this time.").format(
+            name=name))
+
         return self.random_move(session)
 
     def random_move(self, session: Session) -> Move:
@@ -307,7 +310,7 @@ class Computers:
         seat = session.current_seat
         bot = self._bot(seat, HINT_LEVEL)
         if bot is None:
-            self._say("No hint this time")
+            self._say(_("No hint this time"))
             return
         obs = session.private(seat)
         log.info("seat %d asked for a hint at move %d", seat + 1, key[1] + 1)
@@ -330,13 +333,13 @@ class Computers:
         if hint is None or hint.seen or not hint.worker.done:
             return False
         hint.seen = True
-        state, _ = self.hint_state()
+        state, _move = self.hint_state()
         if state == "failed":
             exc = hint.worker.error
             log.error("seat %d: no hint (%s)", hint.seat + 1,
                       "an illegal move" if exc is None else
                       f"{type(exc).__name__} at {where(exc)}")
-            self._say("No hint this time")
+            self._say(_("No hint this time"))
         return True
 
     def _say(self, text: str) -> None:

@@ -94,7 +94,23 @@ def draw_eye(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT,
     pygame.draw.circle(surface, color, (round(cx), round(cy)), max(2, round(h * 0.36)))
 
 
-def draw_arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
+def draw_globe(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """A globe (the language button's symbol), centred in ``rect``."""
+    side = min(rect.width, rect.height) * 0.8
+    r = pygame.Rect(0, 0, round(side), round(side))
+    r.center = rect.center
+    width = max(1, r.width // 14)
+    pygame.draw.ellipse(surface, color, r, width)
+    pygame.draw.ellipse(surface, color, r.inflate(-r.width // 2, 0), width)
+    pygame.draw.line(surface, color, (r.left, r.centery), (r.right - 1, r.centery), width)
+    for dy in (-r.height // 4, r.height // 4):
+        inset = round(r.width * 0.07)
+        pygame.draw.line(surface, color, (r.left + inset, r.centery + dy),
+                         (r.right - 1 - inset, r.centery + dy), width)
+
+
+def draw_arrow(
+surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
                color: Color, width: int, *, outline: Color | None = (20, 20, 24)) -> None:
     """A straight arrow from ``start`` to ``end`` with a filled head."""
     dx, dy = end[0] - start[0], end[1] - start[1]

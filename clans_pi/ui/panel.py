@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from ..i18n import _, ngettext
 from ..rules.constants import CLANS, TERRAINS
 from ..rules.epochs import EpochChart
 from ..rules.observation import Observation
@@ -66,7 +67,8 @@ def draw_epoch_chart(canvas: Canvas, rect: pygame.Rect, chart: EpochChart, obs: 
     inner = rect.inflate(-8, -8)
     labels = pygame.Rect(inner.left, inner.top, cols[0].left - inner.left, inner.height)
     rows = split_v(labels, 1.1, 1, 1, 1, 1)
-    for row, text in zip(rows, ("Epoch", "Chips", "Bonus", "Good", "Bad"), strict=True):
+    labels_text = (_("Epoch"), _("Chips"), _("Bonus"), _("Good"), _("Bad"))
+    for row, text in zip(rows, labels_text, strict=True):
         canvas.text(text, row.inflate(-2, 0), px, TEXT_DIM, align="left")
     first_chip = 1
     most = max(e.chips for e in chart.epochs)
@@ -81,8 +83,9 @@ def draw_epoch_chart(canvas: Canvas, rect: pygame.Rect, chart: EpochChart, obs: 
         canvas.text(roman(epoch.number), cells[0], round(px * 1.15), ink)
         _chip_dots(canvas, cells[1], epoch.chips, taken, most)
         canvas.text(f"+{epoch.bonus}", cells[2], px, ink)
-        _terrains(canvas, cells[3], epoch.favourable, "all", px)
-        _terrains(canvas, cells[4], epoch.hostile, "none", px)
+        # TRANSLATORS: "all" terrains favourable / "none" hostile, in the epoch chart.
+        _terrains(canvas, cells[3], epoch.favourable, _("all"), px)
+        _terrains(canvas, cells[4], epoch.hostile, _("none"), px)
 
 
 def _chip_dots(canvas: Canvas, cell: pygame.Rect, chips: int, taken: int, most: int) -> None:
@@ -102,7 +105,7 @@ def _chip_dots(canvas: Canvas, cell: pygame.Rect, chips: int, taken: int, most: 
 def _terrains(canvas: Canvas, cell: pygame.Rect, terrains: frozenset[str], every: str,
               px: int) -> None:
     if not terrains or len(terrains) == len(TERRAINS):
-        canvas.text(every if terrains else "none", cell, px, TEXT_DIM)
+        canvas.text(every if terrains else _("none"), cell, px, TEXT_DIM)
         return
     side = max(8, min(cell.height - 2, cell.width // len(terrains) - 2))
     ts = [t for t in TERRAINS if t in terrains]
@@ -147,4 +150,6 @@ def draw_chips(canvas: Canvas, rect: pygame.Rect, chips: int, px: int) -> None:
     r = pygame.Rect(rect.left, rect.centery - side // 2, side, side)
     canvas.surface.blit(chip_icon(chips, side, ACCENT, (20, 20, 24)), r)
     rest = pygame.Rect(r.right + 4, rect.top, rect.right - r.right - 4, rect.height)
-    canvas.text("chip" if chips == 1 else "chips", rest, px, TEXT_DIM, align="left")
+    # TRANSLATORS: after the number of chips a player holds, drawn as a chip with the number.
+    canvas.text(ngettext("chip", "chips", chips), rest, px, TEXT_DIM, align="left")
+

@@ -14,16 +14,19 @@ import pygame
 from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
+from ..i18n import _
 from ..persistence import GameStore
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Session
 from ..watchdog import Notifier
+from . import languages
 from .app import App, monotonic_ms
 from .clan_look import ClanLook
 from .display import Display, NoDisplayError
 from .guide import GUIDE_FILE, GuideMemory
+from .languages import FILE_NAME, LanguageFile
 from .options import RENDER_SCREENS
 from .sound import Sounds
 
@@ -58,13 +61,24 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         devices = SeatDevices.open(config)
     store = GameStore(state_dir) if state_dir is not None else None
     settings = config or Config()
+    # The start screen's remembered choice, else the settings' language; first of all, so
+    # every notice below is in it.
+    language_file = LanguageFile(state_dir / FILE_NAME) if state_dir is not None else None
+    code = (language_file.read() if language_file is not None else None) or settings.language
+    problem = languages.use(code)
+    # The settings' problems name the file, key and value as written there (English keys);
+    # the sentence around them is in the players' language.
+    notices = [_("A setting was not used: {problem}").format(problem=p) for p in notices or []]
+    if problem is not None:
+        log.warning("%s", problem)
+        notices.append(problem)
     sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
     dimmer, dim_problem = _dimmer(settings, state_dir)
     try:
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
                   store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
                   bots=computer_players(board, chart, settings.think_seconds, seed),
-                  hints=settings.hints, look=clan_look(settings),
+                  hints=settings.hints, look=clan_look(settings), language_file=language_file,
                   guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None))
         if dim_problem:
             app.notify(dim_problem)
@@ -79,7 +93,7 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
             app.begin(Session.load(load, board, chart), peeks=False)
         elif resumed is not None:
             app.begin(resumed, peeks=False)
-            notices = [*(notices or []), "The game goes on where it was left."]
+            notices = [*(notices or []), _("The game goes on where it was left.")]
         else:
             app.start_menu()
         for text in notices or []:
@@ -130,7 +144,9 @@ def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, 
         text = (f"The screen cannot be dimmed: no backlight {where}in /sys/class/backlight "
                 "(display.dim_after_minutes is ignored).")
         log.warning("%s", text)
-        return None, text
+        return None, _("The screen cannot be dimmed: no backlight {name}in /sys/class/backlight "
+                       "(display.dim_after_minutes is ignored).").format(name=where)
+
     log.info("dimming %s after %g minutes idle", backlight, config.dim_after_minutes)
     memo = state_dir / "backlight" if state_dir is not None else None
     return IdleDimmer(backlight, dim_after_s=config.dim_after_minutes * 60,

@@ -7,17 +7,23 @@ are refused), so a computer player's name never equals a person's.
 
 from __future__ import annotations
 
+from ..i18n import N_, _
 from ..session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat
 from .avatars import AVATARS, avatar
 
-LEVEL_LABEL = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
+LEVEL_LABEL = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
+
+
+def level_label(kind: str) -> str:
+    """A computer level's name in the language in use."""
+    return _(LEVEL_LABEL[kind]) if kind in LEVEL_LABEL else kind.capitalize()
 
 
 def kind_label(kind: str) -> str:
     """The seat-kind button's label: "Person", "Computer: Hard", ..."""
     if kind == HUMAN:
-        return "Person"
-    return f"Computer: {LEVEL_LABEL.get(kind, kind.capitalize())}"
+        return _("Person")
+    return _("Computer: {level}").format(level=level_label(kind))
 
 
 def next_kind(kind: str) -> str:
@@ -27,7 +33,19 @@ def next_kind(kind: str) -> str:
 
 
 def computer_name(avatar_key: str, kind: str) -> str:
-    return f"{avatar(avatar_key).name} ({LEVEL_LABEL.get(kind, kind.capitalize())})"
+    # TRANSLATORS: a computer player's name, e.g. "Owl (Hard)"; keep the brackets (a typed
+    # name cannot hold them, so a person's name never equals a computer's).
+    return _("{animal} ({level})").format(animal=avatar(avatar_key).label,
+                                          level=level_label(kind))
+
+
+def default_name(seat: Seat) -> str:
+    """The name ``seat`` would have from its picture alone, in the language in use."""
+    if not seat.avatar:
+        return seat.name
+    if seat.is_human:
+        return avatar(seat.avatar).label
+    return computer_name(seat.avatar, seat.kind)
 
 
 def with_kind(seat: Seat, kind: str, index: int) -> Seat:
@@ -38,4 +56,5 @@ def with_kind(seat: Seat, kind: str, index: int) -> Seat:
         return Seat(computer_name(key, kind), key, kind)
     if seat.is_human:
         return Seat(seat.name, key, HUMAN)
-    return Seat(avatar(key).name, key, HUMAN)
+    return Seat(avatar(key).label, key, HUMAN)
+

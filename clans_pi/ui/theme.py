@@ -42,6 +42,7 @@ CLAN_OUTLINE: Final[dict[str, Color]] = {
     "black": (250, 250, 250),
     "white": (20, 20, 24),
 }
+#: Each clan's name, marked for translation: show it as ``_(CLAN_LABEL[clan])``.
 CLAN_LABEL: Final[dict[str, str]] = {
     "red": N_("Red"),
     "blue": N_("Blue"),
@@ -63,12 +64,14 @@ TERRAIN_MARK: Final[dict[str, Color]] = {
     "steppe": (187, 141, 76),
     "grassland": (127, 165, 98),
 }
+#: Each terrain's name, marked for translation: show it as ``_(TERRAIN_LABEL[terrain])``.
 TERRAIN_LABEL: Final[dict[str, str]] = {
-    "forest": "Forest",
-    "mountain": "Mountain",
-    "steppe": "Steppe",
-    "grassland": "Grassland",
+    "forest": N_("Forest"),
+    "mountain": N_("Mountain"),
+    "steppe": N_("Steppe"),
+    "grassland": N_("Grassland"),
 }
+
 
 SEA: Final[Color] = (33, 70, 104)
 WATER: Final[Color] = (70, 132, 186)

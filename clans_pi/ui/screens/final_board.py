@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import _, ngettext
 from ...session import Session
 from ..board_view import BoardView
 from ..canvas import Canvas
@@ -36,7 +37,7 @@ class FinalBoardScreen(Screen):
         pad, u = self.lay.pad, self.lay.unit
         panel = self.lay.panel.inflate(-2 * pad, -2 * pad)
         self.buttons = [Button("back", pygame.Rect(panel.left, panel.bottom - u, panel.width, u),
-                               "Back to the scores", self._back, style="primary",
+                               _("Back to the scores"), self._back, style="primary",
                                px=self.px(20))]
         self.caption = pygame.Rect(panel.left, panel.top, panel.width, u)
 
@@ -57,6 +58,10 @@ class FinalBoardScreen(Screen):
                              strip.right - chart.right - lay.pad, strip.height)
         draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
         draw_score_track(canvas, scores, obs, lay.px(16), self.app.look)
-        canvas.text(f"{len(obs.villages)} villages, {obs.ply} moves", self.caption,
-                    lay.px(20), TEXT)
+        villages = ngettext("{n} village", "{n} villages", len(obs.villages)).format(
+            n=len(obs.villages))
+        moves = ngettext("{n} move", "{n} moves", obs.ply).format(n=obs.ply)
+        # TRANSLATORS: e.g. "12 villages, 41 moves" under the final board.
+        canvas.text(_("{villages}, {moves}").format(villages=villages, moves=moves),
+                    self.caption, lay.px(20), TEXT)
         self.draw_buttons(canvas)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import _
 from ...session import Seat
 from ..avatars import AVATARS, avatar_surface
 from ..canvas import Canvas
@@ -57,12 +58,12 @@ class NameScreen(Screen):
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
         cancel, mode, ok = split_h(bottom, 1, 1.3, 1.3, gap=pad)
         self.buttons = [
-            Button("cancel", cancel, "Cancel", self.cancel, px=self.px(20)),
-            Button("ok", ok, "OK", self._ok, style="primary", px=self.px(22)),
+            Button("cancel", cancel, _("Cancel"), self.cancel, px=self.px(20)),
+            Button("ok", ok, _("OK"), self._ok, style="primary", px=self.px(22)),
         ]
         if not self.computer:  # a computer player's name comes with its picture
-            self.buttons.insert(1, Button("mode", mode, "Pictures" if self.typing
-                                          else "Type a name", self._toggle, px=self.px(20)))
+            self.buttons.insert(1, Button("mode", mode, _("Pictures") if self.typing
+                                          else _("Type a name"), self._toggle, px=self.px(20)))
         area = pygame.Rect(pad, self.top.bottom + pad, w - 2 * pad,
                            bottom.top - pad - self.top.bottom - pad)
         if self.typing:
@@ -79,7 +80,7 @@ class NameScreen(Screen):
         for k, a in enumerate(AVATARS):
             r = pygame.Rect(area.left + (k % cols) * (cw + pad),
                             area.top + (k // cols) * (ch + pad), cw, ch)
-            self.buttons.append(Button(f"avatar_{a.key}", r, a.name, self._pick(a.key),
+            self.buttons.append(Button(f"avatar_{a.key}", r, a.label, self._pick(a.key),
                                        enabled=a.key not in taken))
 
     def _keyboard(self, area: pygame.Rect, pad: int) -> None:
@@ -98,13 +99,15 @@ class NameScreen(Screen):
                                            px=self.px(24)))
         last = area.top + 2 * (kh + gap)
         back = pygame.Rect(area.left + 8 * (kw + gap), last, 2 * kw + gap, kh)
-        self.buttons.append(Button("key_back", back, "Delete", self._backspace,
+        self.buttons.append(Button("key_back", back, _("Delete"), self._backspace,
                                    px=self.px(20)))
         y = area.top + 3 * (kh + gap)
         space = pygame.Rect(area.left + 2 * (kw + gap), y, 6 * kw + 5 * gap, kh)
-        self.buttons.append(Button("key_space", space, "Space", self._key(" "), px=self.px(20)))
+        self.buttons.append(Button("key_space", space, _("Space"), self._key(" "),
+                                   px=self.px(20)))
         clear = pygame.Rect(area.left, y, 2 * kw + gap, kh)
-        self.buttons.append(Button("key_clear", clear, "Clear", self._clear, px=self.px(20)))
+        self.buttons.append(Button("key_clear", clear, _("Clear"), self._clear,
+                                   px=self.px(20)))
 
     # ------------------------------------------------------------ drawing
 
@@ -124,9 +127,9 @@ class NameScreen(Screen):
         if self.problem:
             canvas.paragraph(self.problem, note, self.px(16), BAD)
         else:
-            what = "the computer's picture" if self.computer else "a picture or type a name"
-            canvas.paragraph(f"Seat {self.index + 1}: pick {what}", note, self.px(16),
-                             TEXT_DIM)
+            what = (_("Seat {n}: pick the computer's picture") if self.computer
+                    else _("Seat {n}: pick a picture or type a name"))
+            canvas.paragraph(what.format(n=self.index + 1), note, self.px(16), TEXT_DIM)
         for b in self.buttons:
             if b.name.startswith("avatar_"):
                 self._draw_avatar_button(canvas, b)
@@ -149,7 +152,8 @@ class NameScreen(Screen):
         canvas.surface.blit(surf, pic)
         label = pygame.Rect(b.rect.left + 2, b.rect.bottom - label_h - 2, b.rect.width - 4,
                             label_h)
-        canvas.text(b.label if b.enabled else f"{b.label} (taken)", label, self.px(18),
+        canvas.text(b.label if b.enabled else _("{name} (taken)").format(name=b.label), label,
+                    self.px(18),
                     TEXT if b.enabled else TEXT_DIM)
 
     # ------------------------------------------------------------ actions
@@ -157,7 +161,7 @@ class NameScreen(Screen):
     def _pick(self, key: str):
         def act() -> None:
             self.avatar = key
-            self.text = next(a.name for a in AVATARS if a.key == key)
+            self.text = next(a.label for a in AVATARS if a.key == key)
             if self.computer:
                 self.text = computer_name(key, self.seat.kind)
             self.problem = ""
@@ -168,7 +172,7 @@ class NameScreen(Screen):
         if self.computer:
             return
         self.typing = not self.typing
-        if self.typing and self.text in {a.name for a in AVATARS}:
+        if self.typing and self.text in {a.label for a in AVATARS}:
             self.text = ""  # typing a name starts afresh, not after "Fox"
         self.layout()
 
@@ -182,7 +186,7 @@ class NameScreen(Screen):
         """Add typed characters: a word starts with a capital, the rest lower case."""
         for ch in text:
             if len(self.text) >= MAX_NAME:
-                self.problem = f"At most {MAX_NAME} letters"
+                self.problem = _("At most {n} letters").format(n=MAX_NAME)
                 return
             if ch == " " and (not self.text or self.text.endswith(" ")):
                 continue
@@ -202,10 +206,11 @@ class NameScreen(Screen):
         name = computer_name(self.avatar, self.seat.kind) if self.computer else clean_name(
             self.text)
         if not name:
-            self.problem = "Type a name or pick a picture"
+            self.problem = _("Type a name or pick a picture")
             return
         if any(s.name.casefold() == name.casefold() for s in self.others):
-            self.problem = f"{name} is already playing"
+            self.problem = _("{name} is already playing").format(name=name)
+
             return
         self.chosen(Seat(name, self.avatar, self.seat.kind))
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import _, ngettext
 from ..canvas import Canvas
 from ..layout import split_h
 from ..theme import ACCENT, BG, CARD, GOOD, TEXT, TEXT_DIM
@@ -50,9 +51,9 @@ class PairScreen(Screen):
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
         skip, finish = split_h(bottom, 1, 1, gap=pad)
         self.buttons = [
-            Button("skip", skip, "Skip this seat", self._skip,
+            Button("skip", skip, _("Skip this seat"), self._skip,
                    enabled=self.index < len(self.seats), px=self.px(20)),
-            Button("finish", finish, "Done", self._finish, style="primary", px=self.px(22)),
+            Button("finish", finish, _("Done"), self._finish, style="primary", px=self.px(22)),
         ]
         self.body = pygame.Rect(pad, self.title.bottom + pad, w - 2 * pad,
                                 bottom.top - 2 * pad - self.title.bottom)
@@ -78,34 +79,42 @@ class PairScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
-        canvas.text("Pair the handhelds", self.title, self.px(34), ACCENT)
+        canvas.text(_("Pair the handhelds"), self.title, self.px(34), ACCENT)
         canvas.box(self.body, CARD, radius=10)
         inner = self.body.inflate(-self.px(24), -self.px(20))
         line = min(round(self.unit * 0.9), inner.height // (len(self.seats) + 3))
         y = inner.top
         if self.index < len(self.seats):
             seat = self.seats[self.index]
-            ask = f"Seat {seat + 1} ({self.names[seat]}): press the button on your handheld"
+            ask = _("Seat {n} ({name}): press the button on your handheld").format(
+                n=seat + 1, name=self.names[seat])
             canvas.paragraph(ask, pygame.Rect(inner.left, y, inner.width, line * 2),
                              self.px(26), TEXT)
         else:
-            canvas.text("Every handheld seat is done.", pygame.Rect(inner.left, y, inner.width,
+            canvas.text(_("Every handheld seat is done."), pygame.Rect(inner.left, y, inner.width,
                         line * 2), self.px(26), GOOD)
         y += line * 2
         for seat in self.seats:
-            state = ("paired now" if seat in self.paired
-                     else "waiting" if self.index < len(self.seats)
-                     and seat == self.seats[self.index] else "")
+            waiting = self.index < len(self.seats) and seat == self.seats[self.index]
             known = self.devices.paired_handheld(seat)
-            text = f"Seat {seat + 1} ({self.names[seat]}): " + (
-                f"handheld {known}" if known else "no handheld yet")
-            if state:
-                text += f" · {state}"
+            if seat in self.paired:
+                text = _("Seat {n} ({name}): handheld {id} · paired now")
+            elif known and waiting:
+                text = _("Seat {n} ({name}): handheld {id} · waiting")
+            elif known:
+                text = _("Seat {n} ({name}): handheld {id}")
+            elif waiting:
+                text = _("Seat {n} ({name}): no handheld yet · waiting")
+            else:
+                text = _("Seat {n} ({name}): no handheld yet")
+            text = text.format(n=seat + 1, name=self.names[seat], id=known)
             canvas.text(text, pygame.Rect(inner.left, y, inner.width, line), self.px(18),
                         TEXT if known else TEXT_DIM, align="left")
             y += line
         connected = self.devices.handhelds_connected()
-        canvas.text(f"{len(connected)} handheld{'s' if len(connected) != 1 else ''} plugged in",
+        canvas.text(ngettext("{n} handheld plugged in", "{n} handhelds plugged in",
+                             len(connected)).format(n=len(connected)),
+
                     pygame.Rect(inner.left, y, inner.width, line), self.px(16), TEXT_DIM,
                     align="left")
         self.draw_buttons(canvas)

@@ -57,11 +57,11 @@ class PeekScreen(Screen):
                                   self.hold_rect.top, round(u * 1.6), round(u * 1.6))
         if self.avatar.left < pad:
             self.avatar = pygame.Rect(0, 0, 0, 0)
-        label = "I have seen my clan" if self.deal else "Back to the board"
+        label = _("I have seen my clan") if self.deal else _("Back to the board")
         done = centered(pygame.Rect(0, bottom + pad, w, u), round(min(w - 2 * pad, 340 *
                                                                          self.scale)), u)
         if self.device is not None:
-            self.buttons = [Button("use_screen", done, "Use the screen instead",
+            self.buttons = [Button("use_screen", done, _("Use the screen instead"),
                                    self._use_screen, px=self.px(20))]
             return
         self.buttons = [
@@ -108,9 +108,10 @@ class PeekScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
         seat = self.session.seats[self.seat]
-        canvas.text(f"Only {seat.name} looks now", self.title, self.px(38), TEXT)
-        canvas.text(f"Pass the screen to {seat.name}. Everyone else, look away.", self.sub,
-                    self.px(20), TEXT_DIM)
+        canvas.text(_("Only {name} looks now").format(name=seat.name), self.title,
+                    self.px(38), TEXT)
+        canvas.text(_("Pass the screen to {name}. Everyone else, look away.").format(
+            name=seat.name), self.sub, self.px(20), TEXT_DIM)
         if self.avatar.width:
             draw_avatar(canvas, seat, self.seat, self.avatar)
         if self.device is not None:
@@ -128,14 +129,19 @@ class PeekScreen(Screen):
         draw_eye(canvas.surface, eye, TEXT, closed=True)
         line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
                            round(r.height * 0.16))
-        canvas.text("Press and hold to see your clan", line, self.px(22), TEXT)
+        canvas.text(_("Press and hold to see your clan"), line, self.px(22), TEXT)
 
     def _draw_device(self, canvas: Canvas, name: str) -> None:
         r = self.hold_rect
         canvas.box(r, CARD, radius=r.height // 8, border=SELECT)
-        where = "your seat's button" if self.device == "gpio" else "the button of your handheld"
-        text = ("Let go when you have seen it" if self.device_down
-                else f"{name}: press and hold {where} to see your clan on it")
+        if self.device_down:
+            text = _("Let go when you have seen it")
+        elif self.device == "gpio":
+            text = _("{name}: press and hold your seat's button to see your clan on "
+                     "it").format(name=name)
+        else:
+            text = _("{name}: press and hold the button of your handheld to see your clan on "
+                     "it").format(name=name)
         canvas.paragraph(text, r.inflate(-r.width // 8, -r.height // 4), self.px(26), TEXT,
                          align="center")
         self.buttons[0].draw(canvas)

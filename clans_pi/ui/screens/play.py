@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...rules.constants import CLANS
 from ...rules.events import Event
 from ...rules.moves import Move
@@ -130,25 +130,26 @@ class PlayScreen(Screen):
         if self.order is not None:
             found, reset, back = split_h(bottom, 1.3, 1, 1, gap=pad)
             self.buttons += [
-                Button("found", found, "Found", self._found, enabled=self.order.complete,
+                # TRANSLATORS: the button that founds the new villages in the chosen order.
+                Button("found", found, _("Found"), self._found, enabled=self.order.complete,
                        style="primary", px=lay.px(20)),
-                Button("order_reset", reset, "Again", self._order_reset,
+                Button("order_reset", reset, _("Again"), self._order_reset,
                        enabled=bool(self.order.chosen), px=lay.px(18)),
-                Button("order_cancel", back, "Back", self._order_cancel, px=lay.px(18)),
+                Button("order_cancel", back, _("Back"), self._order_cancel, px=lay.px(18)),
             ]
             return
         if self.app.hints and self.app.bots is not None:
             hint, undo, rules, menu = split_h(bottom, 1, 1, 1, 1, gap=pad)
-            self.buttons.append(Button("hint", hint, "Hint", self.app.computers.ask_hint,
+            self.buttons.append(Button("hint", hint, _("Hint"), self.app.computers.ask_hint,
                                        enabled=self.app.computers.can_hint(), px=lay.px(18)))
         else:
             undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)
         self.buttons += [
-            Button("undo", undo, "Undo", self._ask_undo, enabled=self.session.can_undo,
+            Button("undo", undo, _("Undo"), self._ask_undo, enabled=self.session.can_undo,
                    px=lay.px(18)),
-            Button("rules", rules, "Rules", lambda: self.app.rules(self.app.play),
+            Button("rules", rules, _("Rules"), lambda: self.app.rules(self.app.play),
                    px=lay.px(18)),
-            Button("menu", menu, "Menu", self._ask_menu, px=lay.px(18)),
+            Button("menu", menu, _("Menu"), self._ask_menu, px=lay.px(18)),
         ]
         for seat, row in enumerate(self._seat_rows()):
             if not self.session.seats[seat].is_human:
@@ -178,7 +179,7 @@ class PlayScreen(Screen):
     def _seat_rows(self) -> list[pygame.Rect]:
         lay = self.lay
         assert lay is not None
-        _, area = self._panel_parts()
+        area = self._panel_parts()[1]
         n = self.session.num_seats
         h = min(round(lay.unit * 1.2), (area.height - (n - 1) * lay.pad) // n)
         return [pygame.Rect(area.left, area.top + k * (h + lay.pad), area.width, h)
@@ -272,7 +273,7 @@ class PlayScreen(Screen):
     def _draw_panel(self, canvas: Canvas, clip: pygame.Rect) -> None:
         lay = self.lay
         assert lay is not None
-        header, _ = self._panel_parts()
+        header = self._panel_parts()[0]
         session = self.session
         obs = session.public()
         cur = session.current_seat
@@ -282,9 +283,11 @@ class PlayScreen(Screen):
         text = pygame.Rect(av.right + lay.pad, header.top, header.right - av.right - lay.pad,
                            header.height)
         top, sub = split_v(text, 1.2, 1)
-        canvas.text(f"{seat.name}'s turn", top, lay.px(24), TEXT, align="left")
-        canvas.text(f"Move {obs.ply + 1} · {self._doing(seat.is_human)}", sub, lay.px(15),
-                    TEXT_DIM, align="left")
+        canvas.text(_("{name}'s turn").format(name=seat.name), top, lay.px(24), TEXT,
+                    align="left")
+        canvas.text(_("Move {n} · {doing}").format(n=obs.ply + 1,
+                                                   doing=self._doing(seat.is_human)),
+                    sub, lay.px(15), TEXT_DIM, align="left")
         thinking = self.app.computers.thinking_seat()
         for k, row in enumerate(self._seat_rows()):
             if not clip.colliderect(row):
@@ -307,13 +310,14 @@ class PlayScreen(Screen):
     def _doing(self, human: bool) -> str:
         """The header's second line: what the player to move does now."""
         if not human:
-            return "thinking about its move"
-        state, _ = self.app.computers.hint_state()
+            return _("thinking about its move")
+        state, _move = self.app.computers.hint_state()
         if state == "thinking":
-            return "looking for a hint"
+            return _("looking for a hint")
         if state == "ready":
-            return "Hint: the pink arrow"
-        return "Tap where to move" if self.selected is not None else "Tap huts to move them"
+            return _("Hint: the pink arrow")
+        return _("Tap where to move") if self.selected is not None else _(
+            "Tap huts to move them")
 
     def _draw_order(self, canvas: Canvas) -> None:
         """The order choice (R11, R18): each slot's chip, epoch and bonus, and the village
@@ -323,9 +327,10 @@ class PlayScreen(Screen):
         header, area = self._panel_parts()
         seat = self.session.seats[self.session.current_seat]
         top, sub = split_v(header, 1.2, 1)
-        canvas.text(f"{seat.name}: {len(order.founds)} new villages", top, lay.px(22), TEXT,
-                    align="left")
-        canvas.text("Tap them in the order to found them", sub, lay.px(15), TEXT_DIM,
+        n = len(order.founds)
+        canvas.text(ngettext("{name}: {n} new village", "{name}: {n} new villages", n).format(
+            name=seat.name, n=n), top, lay.px(22), TEXT, align="left")
+        canvas.text(_("Tap them in the order to found them"), sub, lay.px(15), TEXT_DIM,
                     align="left")
         n = len(order.founds)
         h = min(round(lay.unit * 1.15), (area.height - (n - 1) * 4) // n)
@@ -340,10 +345,12 @@ class PlayScreen(Screen):
                                row.right - badge.right - 2 * lay.pad, row.height - 4)
             line1, line2 = split_v(body, 1, 1)
             if slot.chip is None:
-                canvas.text("No chip left: not scored", line1, lay.px(15), BAD, align="left")
+                canvas.text(_("No chip left: not scored"), line1, lay.px(15), BAD,
+                            align="left")
             else:
-                canvas.text(f"Chip {slot.chip} · Epoch {roman(slot.epoch or 0)} · "
-                            f"+{slot.bonus}", line1, lay.px(15), TEXT, align="left")
+                canvas.text(_("Chip {chip} · Epoch {epoch} · +{bonus}").format(
+                    chip=slot.chip, epoch=roman(slot.epoch or 0), bonus=slot.bonus),
+                    line1, lay.px(15), TEXT, align="left")
             if k < len(order.chosen):
                 t = order.chosen[k]
                 terrain = board.terrain(t)
@@ -352,13 +359,19 @@ class PlayScreen(Screen):
                 terrain_tile(canvas, terrain, tile)
                 rest = pygame.Rect(tile.right + 4, line2.top, line2.right - tile.right - 4,
                                    line2.height)
-                effect = "" if slot.chip is None else (
-                    f" · favourable, +{slot.bonus}" if terrain in slot.favourable
-                    else " · hostile, huts lost" if terrain in slot.hostile else " · neutral")
-                canvas.text(f"{TERRAIN_LABEL[terrain]}{effect}", rest, lay.px(14), ACCENT,
-                            align="left")
+                name = _(TERRAIN_LABEL[terrain])
+                if slot.chip is None:
+                    effect = name
+                elif terrain in slot.favourable:
+                    effect = _("{terrain} · favourable, +{bonus}").format(terrain=name,
+                                                                         bonus=slot.bonus)
+                elif terrain in slot.hostile:
+                    effect = _("{terrain} · hostile, huts lost").format(terrain=name)
+                else:
+                    effect = _("{terrain} · neutral").format(terrain=name)
+                canvas.text(effect, rest, lay.px(14), ACCENT, align="left")
             else:
-                canvas.text("tap a village", line2, lay.px(14), TEXT_DIM, align="left")
+                canvas.text(_("tap a village"), line2, lay.px(14), TEXT_DIM, align="left")
 
     def _draw_anim(self, canvas: Canvas) -> None:
         bv = self.bv
@@ -382,7 +395,8 @@ class PlayScreen(Screen):
         elif step.kind == "founded":
             c = bv.anchors[step.territory]
             pygame.draw.circle(surf, ACCENT, c, round(s * (0.8 + 1.6 * p)), max(2, s // 5))
-            self._float_text(canvas, f"Village! chip {step.chip}", c, p, ACCENT)
+            self._float_text(canvas, _("Village! chip {chip}").format(chip=step.chip), c, p,
+                             ACCENT)
         elif step.kind == "strife":
             c = bv.anchors[step.territory]
             for k, clan in enumerate(step.clans):
@@ -392,21 +406,23 @@ class PlayScreen(Screen):
                 surf.blit(hut_icon(clan, s, look=self.app.look), r)
                 pygame.draw.line(surf, BAD, r.topleft, r.bottomright, max(2, s // 6))
                 pygame.draw.line(surf, BAD, r.topright, r.bottomleft, max(2, s // 6))
-            self._float_text(canvas, "Strife!", c, p, BAD)
+            self._float_text(canvas, _("Strife!"), c, p, BAD)
         elif step.kind == "scored":
             c = bv.anchors[step.territory]
             if step.effect == "hostile":
-                self._float_text(canvas, "Hostile: 0", c, p, BAD)
+                self._float_text(canvas, _("Hostile: 0"), c, p, BAD)
             else:
                 self._float_text(canvas, f"+{step.value}", c, p, ACCENT, big=True)
         elif step.kind == "unscored":
-            self._float_text(canvas, "No chip left", bv.anchors[step.territory], p, TEXT_DIM)
+            self._float_text(canvas, _("No chip left"), bv.anchors[step.territory], p,
+                             TEXT_DIM)
         elif step.kind == "epoch":
             band = pygame.Rect(bv.rect.left, bv.rect.centery - s * 2, bv.rect.width, s * 4)
             shade = pygame.Surface(band.size, pygame.SRCALPHA)
             shade.fill((0, 0, 0, round(170 * math.sin(math.pi * min(1.0, p)) + 40)))
             surf.blit(shade, band)
-            canvas.text(f"Epoch {roman(step.epoch)} begins", band, round(s * 2), ACCENT)
+            canvas.text(_("Epoch {epoch} begins").format(epoch=roman(step.epoch)), band,
+                        round(s * 2), ACCENT)
 
     def _float_text(self, canvas: Canvas, text: str, at: Pos, p: float, color: tuple[int, ...],
                     *, big: bool = False) -> None:
@@ -443,20 +459,22 @@ class PlayScreen(Screen):
         inner = card.inflate(-2 * lay.pad, -2 * lay.pad)
         y = inner.top
         total = sum(huts)
-        title = f"{TERRAIN_LABEL[terrain]} · {total} hut{'s' if total != 1 else ''}"
+        title = ngettext("{terrain} · {n} hut", "{terrain} · {n} huts", total).format(
+            terrain=_(TERRAIN_LABEL[terrain]), n=total)
         tile = pygame.Rect(inner.left, y + 4, line - 8, line - 8)
         terrain_tile(canvas, terrain, tile)
         canvas.text(title, pygame.Rect(tile.right + 6, y, inner.right - tile.right - 6, line),
                     lay.px(18), TEXT, align="left")
         y += line
         if village is not None:
-            worth = "huts removed (hostile)" if village.removed else f"worth {village.value}"
-            canvas.text(f"Village, chip {village.chip}, {worth}",
+            worth = (_("Village, chip {chip}, huts removed (hostile)") if village.removed
+                     else _("Village, chip {chip}, worth {value}"))
+            canvas.text(worth.format(chip=village.chip, value=village.value),
                         pygame.Rect(inner.left, y, inner.width, line), lay.px(15), ACCENT,
                         align="left")
             y += line
         if not present:
-            canvas.text("empty", pygame.Rect(inner.left, y, inner.width, line), lay.px(16),
+            canvas.text(_("empty"), pygame.Rect(inner.left, y, inner.width, line), lay.px(16),
                         TEXT_DIM, align="left")
         for clan, n in present:
             icon = pygame.Rect(inner.left, y + 3, line - 6, line - 6)
@@ -590,7 +608,7 @@ class PlayScreen(Screen):
         mover = self.session.seats[self.session.current_seat]
         if not mover.is_human:
             self.selected = None
-            self.say(f"{mover.name} is thinking: wait for its move")
+            self.say(_("{name} is thinking: wait for its move").format(name=mover.name))
             return
         bv = self.bv
         assert bv is not None
@@ -644,7 +662,7 @@ class PlayScreen(Screen):
         if t in self.session.legal_targets(src):
             self._move(src, t)
         else:
-            self.say(self.session.refusal(src, t) or "not there")
+            self.say(self.session.refusal(src, t) or _("not there"))
 
     def long_press(self, pos: Pos) -> bool:
         if self.anim is not None or self.dialog is not None or self.bv is None:
@@ -698,10 +716,10 @@ class PlayScreen(Screen):
         order = self.order
         assert order is not None
         if t is None or t not in order.founds:
-            self.say("Tap one of the new villages")
+            self.say(_("Tap one of the new villages"))
             return
         if t in order.chosen:
-            self.say("That one is already in the order")
+            self.say(_("That one is already in the order"))
             return
         order.chosen.append(t)
         left = [v for v in order.founds if v not in order.chosen]
@@ -735,25 +753,30 @@ class PlayScreen(Screen):
         back = self.session.undo_moves
         mover = self.session.seats[self.session.seat_of((obs.current_player - back)
                                                         % self.session.num_seats)]
-        text = (f"{mover.name}'s move (the white arrow) is taken back and {mover.name} "
-                "moves again." if back == 1 else
-                f"{mover.name}'s move and the {back - 1} computer "
-                f"{'move' if back == 2 else 'moves'} after it are taken back; {mover.name} "
-                "moves again.")
+        if back == 1:
+            text = _("{name}'s move (the white arrow) is taken back and {name} moves "
+                     "again.").format(name=mover.name)
+        else:
+            text = ngettext("{name}'s move and the {n} computer move after it are taken back; "
+                            "{name} moves again.",
+                            "{name}'s move and the {n} computer moves after it are taken "
+                            "back; {name} moves again.", back - 1).format(name=mover.name,
+                                                                          n=back - 1)
         self.dialog = Dialog(
-            "Take back the last move?",
+            _("Take back the last move?"),
             text,
-            [("undo_yes", "Take back", "danger"), ("undo_no", "Keep it", "normal")],
+            [("undo_yes", _("Take back"), "danger"), ("undo_no", _("Keep it"), "normal")],
         )
         self._build_buttons()
 
     def _ask_menu(self) -> None:
         self.dialog = Dialog(
-            "Menu",
-            "A new game or quitting ends this game; it is not kept.",
-            [("menu_new", "New game", "danger"), ("menu_quit", "Quit", "danger"),
-             ("menu_back", "Go on", "primary")],
+            _("Menu"),
+            _("A new game or quitting ends this game; it is not kept."),
+            [("menu_new", _("New game"), "danger"), ("menu_quit", _("Quit"), "danger"),
+             ("menu_back", _("Go on"), "primary")],
         )
+
         self._build_buttons()
 
     def _answer(self, name: str):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...i18n import N_, _
 from ...rules.constants import CLANS
 from ...session import Session
 from ..canvas import Canvas
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
     from ..app import App
 
 REASONS = {
-    "twelfth_village": "The twelfth village is founded.",
-    "no_moves": "No move is left.",
+    "twelfth_village": N_("The twelfth village is founded. The clans are:"),
+    "no_moves": N_("No move is left. The clans are:"),
 }
 
 
@@ -44,9 +45,9 @@ class RevealScreen(Screen):
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
         board, new, again = split_h(bottom, 1, 1, 1.4, gap=pad)
         self.buttons = [
-            Button("board", board, "See the board", self._board, px=self.px(20)),
-            Button("new_game", new, "New game", self.app.start_menu, px=self.px(20)),
-            Button("rematch", again, "Rematch", self.app.rematch, style="primary",
+            Button("board", board, _("See the board"), self._board, px=self.px(20)),
+            Button("new_game", new, _("New game"), self.app.start_menu, px=self.px(20)),
+            Button("rematch", again, _("Rematch"), self.app.rematch, style="primary",
                    px=self.px(22)),
         ]
         self.table = pygame.Rect(pad, self.sub.bottom + pad, w - 2 * pad,
@@ -73,11 +74,16 @@ class RevealScreen(Screen):
         canvas.fill(BG)
         winners = [self.session.seats[self.session.seat_of(p)].name for p in obs.winners]
         if len(winners) == 1:
-            headline = f"{winners[0]} wins!"
+            headline = _("{name} wins!").format(name=winners[0])
+        elif len(winners) == 2:
+            headline = _("{first} and {second} share the win!").format(first=winners[0],
+                                                                      second=winners[1])
         else:
-            headline = f"{' and '.join(winners)} share the win!"
+            headline = _("{names} and {last} share the win!").format(
+                names=_(", ").join(winners[:-1]), last=winners[-1])
         canvas.text(headline, self.title, self.px(40), ACCENT)
-        canvas.text(f"{REASONS.get(obs.end or '', 'The game is over.')} The clans are:",
+        reason = REASONS.get(obs.end or "")
+        canvas.text(_(reason) if reason else _("The game is over. The clans are:"),
                     self.sub, self.px(20), TEXT_DIM)
         n = self.session.num_seats
         row_h = min(round(self.unit * 1.5), self.table.height // (n + 1))
@@ -85,7 +91,7 @@ class RevealScreen(Screen):
                             round(row_h * (n + 0.6)) + self.px(4) * n)
         head, *rows = split_v(table, 0.6, *[1] * n, gap=self.px(4))
         weights = (3.2, 2.4, 1.2, 1.2, 1.2)
-        for text, cell in zip(("Player", "Clan", "Clan pts", "Chips", "Total"),
+        for text, cell in zip((_("Player"), _("Clan"), _("Clan pts"), _("Chips"), _("Total")),
                               split_h(head, *weights, gap=4), strict=True):
             canvas.text(text, cell, self.px(16), TEXT_DIM)
         for seat, row in enumerate(rows):
@@ -131,13 +137,13 @@ class RevealScreen(Screen):
         assert obs.revealed_clans is not None
         worker = self.app.computers.guesses(session).get(seat)
         label = pygame.Rect(line.left, line.top, round(line.width * 0.16), line.height)
-        canvas.text("Guessed:", label, self.px(15), TEXT_DIM, align="left")
+        canvas.text(_("Guessed:"), label, self.px(15), TEXT_DIM, align="left")
         rest = pygame.Rect(label.right + 4, line.top, line.right - label.right - 4, line.height)
         if worker is None or (worker.done and worker.error is not None):
-            canvas.text("no guess", rest, self.px(15), TEXT_DIM, align="left")
+            canvas.text(_("no guess"), rest, self.px(15), TEXT_DIM, align="left")
             return
         if not worker.done:
-            canvas.text("working it out", rest, self.px(15), TEXT_DIM, align="left")
+            canvas.text(_("working it out"), rest, self.px(15), TEXT_DIM, align="left")
             return
         guess = worker.result if isinstance(worker.result, dict) else {}
         others = [k for k in range(session.num_seats) if k != seat]
@@ -156,7 +162,8 @@ class RevealScreen(Screen):
             text.left = icon.right + 3
             text.width = cell.right - icon.right - 3
             right = clan == obs.revealed_clans[p]
-            canvas.text(f"{round(sure * 100)}%", text, self.px(16),
+            canvas.text(_("{percent}%").format(percent=round(sure * 100)), text, self.px(16),
+
                         GOOD if right else TEXT_DIM, align="left")
 
 

@@ -17,41 +17,42 @@ from .base import Screen
 if TYPE_CHECKING:
     from ..app import App
 
+#: Each page's title and text, marked for translation (shown with ``_()``).
 PAGES: tuple[tuple[str, str], ...] = (
     (
-        "Your secret clan",
-        "Five clans share the island: red, blue, green, yellow and black. Each player is "
+        N_("Your secret clan"),
+        N_("Five clans share the island: red, blue, green, yellow and black. Each player is "
         "dealt one clan in secret; the clans nobody got still play along. Peek at yours "
         "whenever you like (the eye next to your name), but keep it to yourself: the others "
-        "will try to guess it from your moves, and you can try to guess theirs.",
+        "will try to guess it from your moves, and you can try to guess theirs."),
     ),
     (
-        "A move",
-        "On your turn, take all the huts of one territory and move them into a neighbouring "
+        N_("A move"),
+        N_("On your turn, take all the huts of one territory and move them into a neighbouring "
         "territory that is not empty. Huts of every clan move together. The territory you "
         "leave stays empty for the rest of the game.\n"
         "A group of 7 or more huts may only move onto a neighbouring group that is at least "
-        "as big. Any smaller group may join a big one.",
+        "as big. Any smaller group may join a big one."),
     ),
     (
-        "Villages",
-        "When a group of huts has no more non-empty neighbours, it becomes a village. The "
+        N_("Villages"),
+        N_("When a group of huts has no more non-empty neighbours, it becomes a village. The "
         "player who made it takes the next chip from the epoch chart (one point at the end). "
         "If all five clans are in the village, every clan with a single hut there loses it "
         "(strife). Then every clan still in the village scores its value: the number of huts "
-        "in it. If one move makes several villages, the mover chooses their order.",
+        "in it. If one move makes several villages, the mover chooses their order."),
     ),
     (
-        "Epochs",
-        "The chips are split into five epochs. A village founded on the epoch's favourable "
+        N_("Epochs"),
+        N_("The chips are split into five epochs. A village founded on the epoch's favourable "
         "terrain is worth its bonus more. On hostile terrain it is worth nothing and its huts "
-        "leave the board. The bonus grows every epoch; the last village always gets +5.",
+        "leave the board. The bonus grows every epoch; the last village always gets +5."),
     ),
     (
-        "The end",
-        "The game ends when the twelfth village is scored, or when no move is left. Then the "
+        N_("The end"),
+        N_("The game ends when the twelfth village is scored, or when no move is left. Then the "
         "clans are revealed. Your score is your clan's points plus your chips; the highest "
-        "score wins, and equal scores share the win.",
+        "score wins, and equal scores share the win."),
     ),
 )
 
@@ -79,11 +80,11 @@ class RulesScreen(Screen):
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
         prev, back, nxt = split_h(bottom, 1, 1.2, 1, gap=pad)
         self.buttons = [
-            Button("prev", prev, "Previous", self._turn(-1), enabled=self.page > 0,
+            Button("prev", prev, _("Previous"), self._turn(-1), enabled=self.page > 0,
                    px=self.px(20)),
-            Button("back", back, "Back to the game", self._back, style="primary",
+            Button("back", back, _("Back to the game"), self._back, style="primary",
                    px=self.px(20)),
-            Button("next", nxt, "Next", self._turn(1), enabled=self.page < len(PAGES) - 1,
+            Button("next", nxt, _("Next"), self._turn(1), enabled=self.page < len(PAGES) - 1,
                    px=self.px(20)),
         ]
         self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.1))
@@ -102,10 +103,12 @@ class RulesScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
-        title, text = PAGES[self.page]
+        title, text = (_(part) for part in PAGES[self.page])
         if self.page == 0 and self.app.look.fifth == "white":
             text = _(WHITE_FIFTH_CLAN)
-        canvas.text(f"{title}  ({self.page + 1}/{len(PAGES)})", self.title, self.px(32), ACCENT)
+        canvas.text(_("{title}  ({page}/{pages})").format(title=title, page=self.page + 1,
+                                                          pages=len(PAGES)),
+                    self.title, self.px(32), ACCENT)
         canvas.box(self.body, CARD, radius=10)
         canvas.paragraph(text, self.body.inflate(-self.px(24), -self.px(20)), self.px(24), TEXT)
         self.draw_buttons(canvas)

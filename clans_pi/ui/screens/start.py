@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ...i18n import _
+from ...i18n import LANGUAGES, _, language, ngettext
 from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
 from ..canvas import Canvas
+from ..icons import draw_globe
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
-from ..seat_kinds import kind_label, next_kind, with_kind
+from ..seat_kinds import default_name, kind_label, next_kind, with_kind
 from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def default_seats() -> list[Seat]:
-    return [Seat(a.name, a.key) for a in AVATARS[:MAX_PLAYERS]]
+    return [Seat(a.label, a.key) for a in AVATARS[:MAX_PLAYERS]]
 
 
 class StartScreen(Screen):
@@ -52,8 +53,8 @@ class StartScreen(Screen):
         spare = [a for a in AVATARS]
         for i, s in enumerate(self.all_seats):
             if s.name in used_names or s.avatar in used_pics:
-                a = next(a for a in spare if a.name not in used_names and a.key not in used_pics)
-                self.all_seats[i] = with_kind(Seat(a.name, a.key), s.kind, i)
+                a = next(a for a in spare if a.label not in used_names and a.key not in used_pics)
+                self.all_seats[i] = with_kind(Seat(a.label, a.key), s.kind, i)
             used_names.add(self.all_seats[i].name)
             used_pics.add(self.all_seats[i].avatar)
 
@@ -64,13 +65,19 @@ class StartScreen(Screen):
     def layout(self) -> None:
         w, h = self.size
         u, pad = self.unit, self.px(10)
-        self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.2))
+        top = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.2))
+        lang_w = min(round(u * 3.6), top.width // 3)
+        # The title stays centred on the screen, clear of the language button.
+        self.title = top.inflate(-2 * (lang_w + pad), 0)
+        lang = pygame.Rect(top.right - lang_w, top.top + (top.height - u) // 2, lang_w, u)
         counts = pygame.Rect(pad, self.title.bottom + pad, w - 2 * pad, u)
         label, *cells = split_h(counts, 2.2, 1, 1, 1, gap=pad)
         self.count_label = label
-        self.buttons = []
+        self.buttons = [Button("language", lang, LANGUAGES[language()], self._language,
+                               px=self.px(20), draw_icon=draw_globe)]
         for n, r in zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), cells, strict=True):
-            self.buttons.append(Button(f"players{n}", r, f"{n} players", self._set_count(n),
+            label = ngettext("{n} player", "{n} players", n).format(n=n)
+            self.buttons.append(Button(f"players{n}", r, label, self._set_count(n),
                                        style="primary" if n == self.count else "normal",
                                        px=self.px(20)))
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
@@ -80,7 +87,7 @@ class StartScreen(Screen):
         weights = [1.0, *([1.2] if pairing else []), *([1.5] if guide else []), 2.0]
         rules, *middle, start = split_h(bottom, *weights, gap=pad)
         if pairing:
-            self.buttons.append(Button("pair", middle.pop(0), "Handhelds", self._pair,
+            self.buttons.append(Button("pair", middle.pop(0), _("Handhelds"), self._pair,
                                        px=self.px(20)))
         if guide:
             on = self.app.guide.on
@@ -88,8 +95,8 @@ class StartScreen(Screen):
                 "guide", middle.pop(0), _("First-game guide: on") if on else
                 _("First-game guide: off"), self._switch_guide,
                 px=self.px(18)))
-        self.buttons.append(Button("rules", rules, "Rules", self._rules, px=self.px(20)))
-        self.buttons.append(Button("start", start, "Start the game", self._start,
+        self.buttons.append(Button("rules", rules, _("Rules"), self._rules, px=self.px(20)))
+        self.buttons.append(Button("start", start, _("Start the game"), self._start,
                                    style="primary", px=self.px(24)))
         area = pygame.Rect(pad, counts.bottom + pad, w - 2 * pad,
                            bottom.top - pad - counts.bottom - pad)
@@ -115,8 +122,8 @@ class StartScreen(Screen):
         return pygame.Rect(inner.left, inner.bottom - u, inner.width, u)
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
-        canvas.text("Clans", self.title, self.px(48), ACCENT)
-        canvas.text("How many players?", self.count_label, self.px(22), TEXT, align="left")
+        canvas.text(_("Clans"), self.title, self.px(48), ACCENT)
+        canvas.text(_("How many players?"), self.count_label, self.px(22), TEXT, align="left")
         for b in self.buttons:
             if not b.name.startswith(("seat", "kind")):
                 b.draw(canvas)
@@ -145,9 +152,10 @@ class StartScreen(Screen):
                                            1.4, 1, 1)
             draw_avatar(canvas, seat, k, pic)
             canvas.text(seat.name, name, self.px(26), TEXT)
-            canvas.text(f"Seat {k + 1} · {'person' if seat.is_human else 'computer'}",
-                        kind, self.px(16), TEXT_DIM)
-            canvas.text("tap to change", hint, self.px(15), TEXT_DIM)
+            who = (_("Seat {n} · person") if seat.is_human
+                   else _("Seat {n} · computer")).format(n=k + 1)
+            canvas.text(who, kind, self.px(16), TEXT_DIM)
+            canvas.text(_("tap to change"), hint, self.px(15), TEXT_DIM)
             if kinds:
                 self.button(f"kind{k}").draw(canvas)
 
@@ -198,7 +206,23 @@ class StartScreen(Screen):
         self.app.guide.switch(not self.app.guide.on)
         self.layout()
 
+    def _language(self) -> None:
+        from .language import LanguageScreen
+
+        self.app.show(LanguageScreen(self.app, self._language_chosen,
+                                     lambda: self.app.show(self)))
+
+    def _language_chosen(self, code: str) -> None:
+        """Switch to ``code``; seats still named after their pictures take the new names."""
+        defaults = [s.name == default_name(s) for s in self.all_seats]
+        self.app.set_language(code)
+        self.all_seats = [Seat(default_name(s), s.avatar, s.kind) if d else s
+                          for s, d in zip(self.all_seats, defaults, strict=True)]
+        self._fix_duplicates()
+        self.app.show(self)
+
     def _rules(self) -> None:
+
         self.app.rules(lambda: self.app.show(self))
 
     def _start(self) -> None:

@@ -1,0 +1,113 @@
+"""Which font file draws the text: pygame's bundled font for the Latin languages, a
+CJK-capable font found on the system for Japanese.
+
+The bundled font (freesansbold) has every letter English, German, French and Italian need
+(umlauts, accents, ß, œ, guillemets, curly quotes: tested) but no Japanese. For Japanese
+the lookup tries, in order: ``CLANS_PI_CJK_FONT`` (a file), the paths where Debian's
+fonts-noto-cjk puts its fonts (the Pi installer and the image add that package),
+``fc-match :lang=ja``, and last an installed ``noto-cjk-sans-jp-regular`` package (the
+project's dev extra, so the tests have a CJK font on any machine). A candidate counts only
+if it really draws Japanese. With none, Japanese is not offered: English is shown and the
+reason is logged (never tofu boxes).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import logging
+import os
+import shutil
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Final
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+#: Languages written with CJK characters: the bundled font cannot draw them.
+CJK_LANGUAGES: Final = frozenset({"ja"})
+#: Where Debian / Raspberry Pi OS's fonts-noto-cjk (and its relatives) put a Japanese face.
+KNOWN_PATHS: Final = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJKjp-Regular.otf",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Medium.ttc",
+    "/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/ipafont-gothic/ipagp.ttf",
+    "/usr/share/fonts/truetype/fonts-japanese-gothic.ttf",
+)
+FONT_PACKAGE: Final = "noto_cjk_sans_jp_regular"
+INSTALL_HINT: Final = "sudo apt install fonts-noto-cjk"
+_PROBE: Final = "日本語の村と小屋"
+
+
+def has_japanese(path: str | os.PathLike[str]) -> bool:
+    """True if the font file at ``path`` loads and draws Japanese (no missing glyphs)."""
+    try:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        face = pygame.font.Font(os.fspath(path), 16)
+    except (OSError, pygame.error, ValueError):
+        return False
+    return all(m is not None for m in face.metrics(_PROBE))
+
+
+def _fc_match() -> str | None:
+    if shutil.which("fc-match") is None:
+        return None
+    try:
+        out = subprocess.run(["fc-match", "-f", "%{file}", ":lang=ja"], capture_output=True,
+                             text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _package_font() -> str | None:
+    spec = importlib.util.find_spec(FONT_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        for found in sorted(Path(folder).glob("*.otf")):
+            return str(found)
+    return None
+
+
+def candidates() -> Iterable[str]:
+    """Font files to try for Japanese, best first (see the module docstring)."""
+    env = os.environ.get("CLANS_PI_CJK_FONT")
+    if env:
+        yield env
+    yield from (p for p in KNOWN_PATHS if os.path.isfile(p))
+    matched = _fc_match()
+    if matched:
+        yield matched
+    packaged = _package_font()
+    if packaged:
+        yield packaged
+
+
+@functools.lru_cache(maxsize=1)
+def cjk_font() -> str | None:
+    """The first candidate that draws Japanese, or None (looked up once)."""
+    for path in candidates():
+        if has_japanese(path):
+            log.info("Japanese text uses the font %s", path)
+            return path
+    return None
+
+
+def face_for(language: str) -> tuple[str | None, str | None]:
+    """(font file for ``language`` (None: the bundled font), a reason when ``language``
+    cannot be drawn: then English must be shown instead)."""
+    if language not in CJK_LANGUAGES:
+        return None, None
+    path = cjk_font()
+    if path is None:
+        return None, (f"no font with Japanese characters was found (install one: "
+                      f"{INSTALL_HINT}); English is shown")
+    return path, None
