@@ -132,10 +132,7 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
             setattr(config, key, Path(value))
     read = _Reader(config, path, problems)
     read.choice("language", data, LANGUAGES)
-    if config.language not in TRANSLATED:
-        problems.append(f"{path}: language '{config.language}' is not translated yet; "
-                        "the game is in English")
-        config.language = "en"
+
     read.flag("sound", data)
     read.number("volume", data, 0, 100, integer=True)
     display = data.get("display", {})

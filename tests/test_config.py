@@ -6,7 +6,9 @@ import dataclasses
 import re
 from pathlib import Path
 
-from clans_pi.config import Config, load_config
+import pytest
+
+from clans_pi.config import TRANSLATED, Config, load_config
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -108,11 +110,25 @@ def test_each_bad_display_or_sound_setting_is_one_line_and_keeps_its_default(tmp
     assert config == Config(state_dir=config.state_dir, source=str(path))
 
 
-def test_a_language_not_translated_yet_says_so_and_plays_in_english(tmp_path):
-    path = write(tmp_path, 'language = "ja"\n')
+@pytest.mark.parametrize("code", ["en", "de", "fr", "it", "ja"])
+def test_every_language_is_translated_and_accepted(tmp_path, code):
+    path = write(tmp_path, f'language = "{code}"\n')
+    config, problems = load_config(path)
+    assert (config.language, problems) == (code, [])
+    assert code in TRANSLATED
+
+
+@pytest.mark.parametrize("value, why", [
+    ('"Deutsch"', "'Deutsch' is not one of en, de, fr, it, ja"),
+    ('"DE"', "'DE' is not one of en, de, fr, it, ja"),
+    ("7", "7 is not one of en, de, fr, it, ja"),
+])
+def test_a_bad_language_is_one_line_and_english(tmp_path, value, why):
+    path = write(tmp_path, f"language = {value}\n")
     config, problems = load_config(path)
     assert config.language == "en"
-    assert problems == [f"{path}: language 'ja' is not translated yet; the game is in English"]
+    assert problems == [f"{path}: language: {why}; using 'en'"]
+
 
 
 def test_the_command_line_wins_over_the_settings_file(tmp_path, monkeypatch):

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pygame
+import pygame.freetype
 
 from .theme import Color
 
@@ -57,11 +58,36 @@ def using_face(path: str | None) -> Iterator[None]:
         _face = was
 
 
+#: Drawn to find how tall a face's ink is (kanji, kana, Latin ascenders and descenders).
+_BAND_PROBE = "国村小屋Ågjy"
+
+
+@functools.lru_cache(maxsize=256)
+def _band(path: str, size: int) -> tuple[int, int]:
+    """(top, height) of the rows of a line of the face at ``path`` that hold ink: Noto CJK
+    leaves much room above and below its glyphs, which the screens' boxes do not have."""
+    r = pygame.font.Font(path, size).render(_BAND_PROBE, True, (255, 255, 255))
+    ink = r.get_bounding_rect()
+    return ink.top, ink.height
+
+
+@functools.lru_cache(maxsize=8)
+def _scale(path: str) -> float:
+    """How much smaller to open the face at ``path`` so that its inked band is as tall as
+    a line of the bundled font at the same ``px``: every box sized for the bundled font
+    then holds it, and Japanese reads at about the size of the Latin text."""
+    probe = 48
+    return pygame.font.Font(None, probe).get_height() / _band(path, probe)[1]
+
+
 @functools.lru_cache(maxsize=64)
 def _font(path: str | None, px: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(path, max(MIN_FONT, px))
+    if path is None:
+        return pygame.font.Font(None, max(MIN_FONT, px))
+    return pygame.font.Font(path, _size(path, px))
+
 
 
 def font(px: int) -> pygame.font.Font:
@@ -70,9 +96,41 @@ def font(px: int) -> pygame.font.Font:
     return _font(_face, px)
 
 
+@functools.lru_cache(maxsize=8)
+def _glyphs(path: str | None) -> pygame.freetype.Font:
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return pygame.freetype.Font(path, 16)
+
+
+def missing_glyphs(text: str, path: str | None = None) -> str:
+    """The characters of ``text`` the font at ``path`` (None: the bundled one) has no glyph
+    for. pygame.font draws those as boxes and still reports metrics for them; freetype's
+    metrics are None for a missing glyph, so they tell."""
+    metrics = _glyphs(path).get_metrics(text)
+    return "".join(ch for ch, m in zip(text, metrics, strict=False)
+                   if m is None and not ch.isspace())
+
+
+def line_size(px: int) -> int:
+    """The distance between lines of text at ``px`` in the face in use."""
+    if _face is None:
+        return font(px).get_linesize()
+    return round(_band(_face, _size(_face, px))[1] * 1.15)
+
+
+def _size(path: str, px: int) -> int:
+    return max(1, round(max(MIN_FONT, px) * _scale(path)))
+
+
 @functools.lru_cache(maxsize=2048)
 def _rendered(path: str | None, text: str, px: int, color: Color) -> pygame.Surface:
-    return _font(path, px).render(text, True, color)
+    surf = _font(path, px).render(text, True, color)
+    if path is None:
+        return surf
+    top, height = _band(path, _size(path, px))
+    height = max(1, min(height, surf.get_height() - top))
+    return surf.subsurface((0, top, surf.get_width(), height)).copy()
 
 
 def rendered(text: str, px: int, color: Color) -> pygame.Surface:
@@ -217,7 +275,12 @@ class Canvas:
         if box.width <= 0 or box.height <= 0:
             self.note("text", text, pygame.Rect(box.topleft, (0, 0)), box, False)
             return pygame.Rect(box.topleft, (0, 0))
-        px = min(px, max(MIN_FONT, box.height))
+        if _face is None:
+            px = min(px, max(MIN_FONT, box.height))
+        else:  # a face opened to the bundled font's line height: check that height itself
+            while px > MIN_FONT and _band(_face, _size(_face, px))[1] > box.height + 2:
+                px -= 1
+
         size = fit_size(text, px, box.width, min_px)
         surf = rendered(text, size, color)
         fits = surf.get_width() <= box.width and surf.get_height() <= box.height + 2
@@ -238,9 +301,8 @@ class Canvas:
             r.centery = box.centery
         self.surface.blit(surf, r)
         if self.record:
-            metrics = font(size).metrics(text)
-            missing = "".join(ch for ch, m in zip(text, metrics, strict=False) if m is None)
-            self.records.append(Drawn("text", text, r, pygame.Rect(box), fits, missing))
+            self.records.append(Drawn("text", text, r, pygame.Rect(box), fits,
+                                      missing_glyphs(text, _face)))
         return r
 
     def paragraph(self, text: str, box: pygame.Rect, px: int, color: Color, *,
@@ -249,7 +311,7 @@ class Canvas:
         size = px
         while True:
             lines = wrap(text, size, box.width)
-            step = round(font(size).get_linesize() * line_gap / 1.15)
+            step = round(line_size(size) * line_gap / 1.15)
             if step * len(lines) <= box.height or size <= MIN_FONT:
                 break
             size -= 1
@@ -258,7 +320,10 @@ class Canvas:
         y = box.top
         for line in lines:
             if line:
-                self.text(line, pygame.Rect(box.left, y, box.width, step), size, color,
-                          align=align, min_px=size)
+                # The line's box is ``size`` tall, so text() draws it at ``size`` (the size
+                # it was wrapped at), not at the line pitch; its ink stays within the pitch.
+                self.text(line, pygame.Rect(box.left, y, box.width, max(step, size)), size,
+                          color, align=align, valign="top", min_px=size)
             y += step
+
         return size

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
-import pygame
+from .canvas import missing_glyphs
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +46,12 @@ _PROBE: Final = "日本語の村と小屋"
 
 
 def has_japanese(path: str | os.PathLike[str]) -> bool:
-    """True if the font file at ``path`` loads and draws Japanese (no missing glyphs)."""
+    """True if the font file at ``path`` loads and has a glyph for Japanese (fc-match may
+    answer a font without any)."""
     try:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        face = pygame.font.Font(os.fspath(path), 16)
-    except (OSError, pygame.error, ValueError):
+        return not missing_glyphs(_PROBE, os.fspath(path))
+    except (OSError, RuntimeError, ValueError):  # pygame.error is a RuntimeError
         return False
-    return all(m is not None for m in face.metrics(_PROBE))
 
 
 def _fc_match() -> str | None:
