@@ -37,4 +37,26 @@ ensure_venv() {
         }
         echo "$want" >"$stamp"
     fi
+    compile_catalogues "$root"
 }
+
+# The translations: each .po compiled into the .mo the game reads when the .mo is missing or
+# older than its .po (compiled catalogues are build output, never committed). A failure is
+# said and the game still starts (in English, saying so once).
+compile_catalogues() {
+    local root="$1" po mo stale=0
+    for po in "$root"/clans_pi/locale/*/LC_MESSAGES/clans_pi.po; do
+        [ -e "$po" ] || continue
+        mo="${po%.po}.mo"
+        if [ ! -e "$mo" ] || [ "$po" -nt "$mo" ]; then
+            stale=1
+        fi
+    done
+    [ "$stale" = 1 ] || return 0
+    echo "clans-pi: compiling the translations (clans_pi/locale)" >&2
+    "$root/.venv/bin/pybabel" compile -D clans_pi -d "$root/clans_pi/locale" >/dev/null 2>&1 || {
+        echo "clans-pi: compiling the translations failed: try $root/.venv/bin/pybabel" \
+             "compile -D clans_pi -d $root/clans_pi/locale; the game runs in English" >&2
+    }
+}
+

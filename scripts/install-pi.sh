@@ -154,8 +154,10 @@ source_files() {
     for item in "${SOURCE_ITEMS[@]}"; do
         [ -e "$REPO/$item" ] || die "$REPO/$item is missing: run this from a Clans Pi checkout"
     done
+    # Compiled catalogues (*.mo) are not copied: step_venv builds them from the .po files.
     (cd "$REPO" && find "${SOURCE_ITEMS[@]}" -type f \
-        ! -path '*/__pycache__/*' ! -name '*.pyc' ! -name '*.egg-info' | LC_ALL=C sort)
+        ! -path '*/__pycache__/*' ! -name '*.pyc' ! -name '*.egg-info' ! -name '*.mo' \
+        | LC_ALL=C sort)
 }
 
 # --- install steps ---------------------------------------------------------------------
@@ -227,9 +229,15 @@ step_venv() {
     local -a make_venv=(python3 -m venv --system-site-packages "$venv")
     local -a pip_install=("$venv/bin/python" -m pip install --disable-pip-version-check
                           --no-input --upgrade "$src")
+    # The translations: the installed package's .po files compiled into the .mo files the
+    # game reads (compiled catalogues are build output, never in the repository).
+    local -a compile=("$venv/bin/pybabel" compile --statistics -D clans_pi -d)
+    local locale_of=("$venv/bin/python" -c
+                     'from clans_pi.i18n import LOCALE_DIR; print(LOCALE_DIR)')
     if [ -n "$ROOT" ]; then
         echo "skipped in --root mode: ${make_venv[*]}"
         echo "skipped in --root mode: ${pip_install[*]}"
+        echo "skipped in --root mode: ${compile[*]} <the installed clans_pi/locale>"
         return 0
     fi
     stamp="$venv/.clans-pi-installed"
@@ -247,6 +255,12 @@ step_venv() {
     fi
     [ -x "$venv/bin/python" ] || run "${make_venv[@]}"
     run "${pip_install[@]}"
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "would: ${compile[*]} <the installed clans_pi/locale>"
+    else
+        run "${compile[@]}" "$("${locale_of[@]}")"
+    fi
+
     if [ "$DRY_RUN" = 1 ]; then
         echo "would: record the installed source's checksum in $stamp"
     else

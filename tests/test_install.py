@@ -90,7 +90,9 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
     for skipped in ("apt-get install", "useradd", "systemctl enable clans-pi.service",
                     "udevadm control", "udevadm trigger --subsystem-match=tty",
                     "udevadm trigger --action=add --subsystem-match=backlight",
-                    "-m venv --system-site-packages", "pip install"):
+                    "-m venv --system-site-packages", "pip install",
+                    "pybabel compile --statistics -D clans_pi -d"):
+
         assert re.search(rf"^skipped in --root mode: .*{re.escape(skipped)}", out, re.M), skipped
     assert not (pi_root / "opt/clans-pi/.venv").exists()
 
@@ -261,3 +263,23 @@ def test_shellcheck(script):
     result = subprocess.run([SHELLCHECK, "--shell=bash", "--exclude=SC1091", str(script)],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_catalogues_sources_are_installed_and_compiled_ones_never_copied(tmp_path):
+    """The .po files go to the Pi (its venv step compiles them into the installed package);
+    a .mo compiled in the checkout is build output and is not copied along."""
+    repo = tmp_path / "repo"
+    shutil.copytree(REPO, repo, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__",
+                                                               "*.egg-info", ".*_cache"))
+    stray = repo / "clans_pi/locale/de/LC_MESSAGES/clans_pi.mo"
+    stray.write_bytes(b"compiled in the checkout")
+    root = tmp_path / "root"
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/cmdline.txt").write_text(CMDLINE)
+    proc = subprocess.run(["bash", str(repo / "scripts/install-pi.sh"), "--root", str(root)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    src = root / "opt/clans-pi/src/clans_pi/locale"
+    for lang in ("de", "fr", "it", "ja"):
+        assert (src / lang / "LC_MESSAGES/clans_pi.po").is_file(), lang
+    assert not list(src.rglob("*.mo"))
