@@ -245,6 +245,7 @@ def test_prepare_fills_a_pi_gen_checkout_that_01_run_can_use(tmp_path):
 # --- shellcheck --------------------------------------------------------------------------
 SHELL_SCRIPTS = sorted(
     {INSTALL, REPO / "scripts/play", REPO / "scripts/test", REPO / "scripts/_venv.sh",
+     REPO / "scripts/catalogues",
      REPO / "scripts/build-image/config", STAGE / "EXPORT_IMAGE",
      *(REPO / "scripts/build-image").rglob("*.sh")}
 )
