@@ -81,7 +81,9 @@ class RevealScreen(Screen):
         else:
             headline = _("{names} and {last} share the win!").format(
                 names=_(", ").join(winners[:-1]), last=winners[-1])
-        canvas.text(headline, self.title, self.px(40), ACCENT)
+        # Shrinks further than other titles: two or three long names in German are wide.
+        canvas.text(headline, self.title, self.px(40), ACCENT, min_px=self.px(18))
+
         reason = REASONS.get(obs.end or "")
         canvas.text(_(reason) if reason else _("The game is over. The clans are:"),
                     self.sub, self.px(20), TEXT_DIM)
