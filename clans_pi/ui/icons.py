@@ -10,7 +10,7 @@ import math
 
 import pygame
 
-from .canvas import fit_size, rendered
+from .canvas import fit_size, rendered, using_face
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .clan_marks import mark_period, masked_mark
 from .theme import TEXT, Color
@@ -49,9 +49,10 @@ def hut_icon(clan: str, size: int, count: int = 0,
     if count > 1:
         label = str(count)
         box_w = round(size * 0.74)
-        px = fit_size(label, round(size * 0.62), box_w, min_px=8)
+        with using_face(None):  # numbers in the bundled font in every language (cached)
+            px = fit_size(label, round(size * 0.62), box_w, min_px=8)
+            text = rendered(label, px, ink)
         center = (size // 2, round(size * 0.66))
-        text = rendered(label, px, ink)
         r = text.get_rect(center=center)
         if look.marks:  # a plate of the plain colour keeps the number clear of the mark
             ink_box = text.get_bounding_rect().move(r.topleft)
@@ -69,8 +70,9 @@ def chip_icon(number: int, size: int, color: Color, ink: Color) -> pygame.Surfac
     pygame.draw.circle(surf, (20, 20, 24), (c, c), c)
     pygame.draw.circle(surf, color, (c, c), c - max(1, size // 12))
     label = str(number)
-    px = fit_size(label, round(size * 0.7), round(size * 0.8), min_px=8)
-    text = rendered(label, px, ink)
+    with using_face(None):  # numbers in the bundled font in every language (cached)
+        px = fit_size(label, round(size * 0.7), round(size * 0.8), min_px=8)
+        text = rendered(label, px, ink)
     surf.blit(text, text.get_rect(center=(c, c + 1)))
     return surf
 
