@@ -182,3 +182,29 @@ def test_latin_text_still_wraps_at_spaces_only():
         assert " ".join(lines) == text  # broken at spaces only, words whole
         assert all(canvas.text_width(line, 18) <= width or " " not in line for line in lines)
 
+
+
+# ------------------------------------------------------------------ notices
+
+
+def test_notices_are_in_the_players_language_and_the_log_stays_english(tmp_path, caplog):
+    from gpiozero.pins.mock import MockFactory
+
+    from clans_pi.hardware.seats import SeatDevices
+    from tests.test_ui_devices import _devices
+
+    bad = tmp_path / "pinout.toml"
+    bad.write_text("[seat.1]\nbutton = 17\nred = 17\ngreen = 6\nblue = 13\n")
+    with language("de"), caplog.at_level(logging.WARNING, logger="clans_pi.hardware.seats"):
+        with SeatDevices.open(Config(seats={1: "gpio"}, pinout=bad),
+                              pin_factory=MockFactory()) as devices:
+            [notice] = devices.take_notices()
+        assert notice.startswith("Ein Gerät am Platz ist nicht verfügbar: ")
+        assert "GPIO17 is used twice" in notice  # the maker's detail, as logged
+        assert caplog.records[0].getMessage().endswith("GPIO seats use the on-screen peek")
+        devices, _gpio, _hand = _devices()
+        devices.manager.events = [("foreign", "/dev/ttyACM3")]
+        devices.poll(0)
+        assert devices.take_notices() == [
+            "/dev/ttyACM3 sieht aus wie ein Pico, ist aber kein Clans-Handgerät (zum "
+            "Aufspielen: firmware/README.md)"]

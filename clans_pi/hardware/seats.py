@@ -100,7 +100,11 @@ class SeatDevices:
                                 "on-screen peek")
         for text in problems:
             log.warning("%s", text)
-        return cls(gpio, handhelds, manager, pairing, problems)
+        # On the screen: the sentence in the players' language, the details as logged.
+        notices = [_("A seat device is not available: {problem}").format(problem=text)
+                   for text in problems]
+        return cls(gpio, handhelds, manager, pairing, notices)
+
 
     # ------------------------------------------------------------ the loop
 

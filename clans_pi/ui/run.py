@@ -54,15 +54,9 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     w, h = display.window.get_size()
     log.info("display: SDL video driver %s, %dx%d%s, rotated %d", display.driver, w, h,
              " full screen" if fullscreen else " window", rotate)
-    devices = None
-    if config is not None and (config.wants_gpio or config.wants_handhelds):
-        from ..hardware.seats import SeatDevices
-
-        devices = SeatDevices.open(config)
-    store = GameStore(state_dir) if state_dir is not None else None
     settings = config or Config()
-    # The start screen's remembered choice, else the settings' language; first of all, so
-    # every notice below is in it.
+    # The start screen's remembered choice, else the settings' language; before anything
+    # that makes a notice, so every notice is in it.
     language_file = LanguageFile(state_dir / FILE_NAME) if state_dir is not None else None
     code = (language_file.read() if language_file is not None else None) or settings.language
     problem = languages.use(code)
@@ -72,6 +66,13 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     if problem is not None:
         log.warning("%s", problem)
         notices.append(problem)
+    devices = None
+    if config is not None and (config.wants_gpio or config.wants_handhelds):
+        from ..hardware.seats import SeatDevices
+
+        devices = SeatDevices.open(config)
+    store = GameStore(state_dir) if state_dir is not None else None
+
     sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
     dimmer, dim_problem = _dimmer(settings, state_dir)
     try:
