@@ -92,12 +92,17 @@ def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
     config = tmp_path / "config.toml"
     config.write_text('sound = "loud"\n[display]\nrotate = 45\n', encoding="utf-8")
     assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    # The sentence in the players' language, the file, key and problem as logged.
     assert shown == [
-        f"{config}: sound: must be true or false, not 'loud'; using True",
-        f"{config}: display.rotate: 45 is not one of 0, 90, 180, 270; using 0",
+        f"A setting was not used: {config}: sound: must be true or false, not 'loud'; "
+        "using True",
+        f"A setting was not used: {config}: display.rotate: 45 is not one of 0, 90, 180, "
+        "270; using 0",
     ]
+
     err = capsys.readouterr().err
-    assert all(line in err for line in shown)
+    assert all(line.removeprefix("A setting was not used: ") in err for line in shown)
+
 
 
 def test_the_app_clock_runs_with_only_the_display_started():

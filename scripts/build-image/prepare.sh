@@ -20,7 +20,7 @@ cp -r "$here/stage-clans-pi" "$stage"
 mkdir -p "$stage/00-clans-pi/files/clans-pi"
 tar -C "$repo" --exclude=./.git --exclude=./.venv --exclude=__pycache__ \
     --exclude='*.egg-info' --exclude=.pytest_cache --exclude=.ruff_cache \
-    --exclude=.hypothesis --exclude=./build --exclude=./dist -cf - . \
+    --exclude=.hypothesis --exclude=./build --exclude=./dist --exclude='*.mo' -cf - . \
     | tar -C "$stage/00-clans-pi/files/clans-pi" -xf -
 echo "prepare: stage and app copied to $stage"
 if [ -e "$pigen/config" ]; then
