@@ -117,8 +117,15 @@ def test_a_choice_that_cannot_be_written_is_logged_and_kept_for_now(tmp_path, ca
 
 def test_without_a_japanese_font_japanese_is_not_offered_and_english_shown(no_cjk_font, caplog,
                                                                           tmp_path):
-    assert fonts.cjk_font() is None
+    with caplog.at_level(logging.WARNING, logger="clans_pi.ui.fonts"):
+        assert fonts.cjk_font() is None
+        assert fonts.cjk_font() is None  # looked up once: one log line
+    assert [r.getMessage() for r in caplog.records] == [
+        "no font with Japanese characters (tried: none found); Japanese is not offered "
+        "(install one: sudo apt install fonts-noto-cjk)"]
+    caplog.clear()
     problem = languages.use("ja")
+
     assert problem is not None and "sudo apt install fonts-noto-cjk" in problem
     assert i18n.language() == "en" and canvas.face() is None
     app, _ = offscreen_app()

@@ -92,11 +92,16 @@ def candidates() -> Iterable[str]:
 @functools.lru_cache(maxsize=1)
 def cjk_font() -> str | None:
     """The first candidate that draws Japanese, or None (looked up once)."""
+    tried = []
     for path in candidates():
         if has_japanese(path):
             log.info("Japanese text uses the font %s", path)
             return path
+        tried.append(path)
+    log.warning("no font with Japanese characters (tried: %s); Japanese is not offered "
+                "(install one: %s)", ", ".join(tried) or "none found", INSTALL_HINT)
     return None
+
 
 
 def face_for(language: str) -> tuple[str | None, str | None]:
