@@ -132,7 +132,6 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
             setattr(config, key, Path(value))
     read = _Reader(config, path, problems)
     read.choice("language", data, LANGUAGES)
-
     read.flag("sound", data)
     read.number("volume", data, 0, 100, integer=True)
     display = data.get("display", {})

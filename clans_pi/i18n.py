@@ -15,8 +15,9 @@ import gettext as _gettext
 from pathlib import Path
 from typing import Final
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "language", "ngettext",
-           "set_language"]
+__all__ = ["DOMAIN", "ENGLISH_NAMES", "LANGUAGES", "LOCALE_DIR", "N_", "_", "language",
+           "ngettext", "set_language"]
+
 
 DOMAIN: Final = "clans_pi"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
@@ -27,6 +28,15 @@ LANGUAGES: Final[dict[str, str]] = {
     "fr": "Français",
     "it": "Italiano",
     "ja": "日本語",
+}
+#: Each language's English name, for messages shown in English (the bundled font has no
+#: Japanese: "日本語" in an English message would be drawn as boxes).
+ENGLISH_NAMES: Final[dict[str, str]] = {
+    "en": "English",
+    "de": "German",
+    "fr": "French",
+    "it": "Italian",
+    "ja": "Japanese",
 }
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
@@ -47,7 +57,7 @@ def set_language(code: str) -> str | None:
         _translations = _gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
     except OSError:
         _translations, _language = _gettext.NullTranslations(), "en"
-        return (f"no compiled catalogue for {LANGUAGES[code]} ({code}) in {LOCALE_DIR}; "
+        return (f"no compiled catalogue for {ENGLISH_NAMES[code]} ({code}) in {LOCALE_DIR}; "
                 "English is shown (./scripts/play or the installer compiles them)")
     _language = code
     return None

@@ -147,7 +147,6 @@ class GameStore:
                 problems.append(_("The saved game was damaged ({fault}); it was moved to "
                                   "{file} and an older save is used.").format(
                                       fault=fault, file=aside.name))
-
                 continue
             if best is None or generation > best[0]:
                 best = (generation, session)

@@ -260,7 +260,6 @@ step_venv() {
     else
         run "${compile[@]}" "$("${locale_of[@]}")"
     fi
-
     if [ "$DRY_RUN" = 1 ]; then
         echo "would: record the installed source's checksum in $stamp"
     else

@@ -92,7 +92,6 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
                     "udevadm trigger --action=add --subsystem-match=backlight",
                     "-m venv --system-site-packages", "pip install",
                     "pybabel compile --statistics -D clans_pi -d"):
-
         assert re.search(rf"^skipped in --root mode: .*{re.escape(skipped)}", out, re.M), skipped
     assert not (pi_root / "opt/clans-pi/.venv").exists()
 

@@ -99,7 +99,6 @@ def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
         f"A setting was not used: {config}: display.rotate: 45 is not one of 0, 90, 180, "
         "270; using 0",
     ]
-
     err = capsys.readouterr().err
     assert all(line.removeprefix("A setting was not used: ") in err for line in shown)
 

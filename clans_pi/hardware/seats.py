@@ -128,7 +128,6 @@ class SeatDevices:
         if event[0] == "foreign":
             self._notices.append(_("{port} looks like a Pico but is not a Clans handheld "
                                    "(flash it: firmware/README.md)").format(port=event[1]))
-
             return out
         if (self._pairing_seat is not None and event[0] == "button" and event[2]
                 and self.pairing is not None):

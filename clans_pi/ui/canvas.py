@@ -280,7 +280,6 @@ class Canvas:
         else:  # a face opened to the bundled font's line height: check that height itself
             while px > MIN_FONT and _band(_face, _size(_face, px))[1] > box.height + 2:
                 px -= 1
-
         size = fit_size(text, px, box.width, min_px)
         surf = rendered(text, size, color)
         fits = surf.get_width() <= box.width and surf.get_height() <= box.height + 2
@@ -325,5 +324,4 @@ class Canvas:
                 self.text(line, pygame.Rect(box.left, y, box.width, max(step, size)), size,
                           color, align=align, valign="top", min_px=size)
             y += step
-
         return size

@@ -276,7 +276,6 @@ class Computers:
                       "random legal move instead", seat + 1)
         self.app.notify(_("{name} could not decide; it made a random move this time.").format(
             name=name))
-
         return self.random_move(session)
 
     def random_move(self, session: Session) -> Move:

@@ -31,7 +31,7 @@ def use(code: str) -> str | None:
     if problem is not None:
         i18n.set_language("en")
         canvas.set_face(None)
-        return f"{i18n.LANGUAGES.get(code, code)} ({code}): {problem}"
+        return f"{i18n.ENGLISH_NAMES[code]} ({code}): {problem}"
     problem = i18n.set_language(code)
     canvas.set_face(path if problem is None else None)
     return problem

@@ -72,7 +72,6 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
 
         devices = SeatDevices.open(config)
     store = GameStore(state_dir) if state_dir is not None else None
-
     sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
     dimmer, dim_problem = _dimmer(settings, state_dir)
     try:
@@ -147,7 +146,6 @@ def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, 
         log.warning("%s", text)
         return None, _("The screen cannot be dimmed: no backlight {name}in /sys/class/backlight "
                        "(display.dim_after_minutes is ignored).").format(name=where)
-
     log.info("dimming %s after %g minutes idle", backlight, config.dim_after_minutes)
     memo = state_dir / "backlight" if state_dir is not None else None
     return IdleDimmer(backlight, dim_after_s=config.dim_after_minutes * 60,

@@ -210,7 +210,6 @@ class NameScreen(Screen):
             return
         if any(s.name.casefold() == name.casefold() for s in self.others):
             self.problem = _("{name} is already playing").format(name=name)
-
             return
         self.chosen(Seat(name, self.avatar, self.seat.kind))
 

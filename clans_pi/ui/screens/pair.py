@@ -114,7 +114,6 @@ class PairScreen(Screen):
         connected = self.devices.handhelds_connected()
         canvas.text(ngettext("{n} handheld plugged in", "{n} handhelds plugged in",
                              len(connected)).format(n=len(connected)),
-
                     pygame.Rect(inner.left, y, inner.width, line), self.px(16), TEXT_DIM,
                     align="left")
         self.draw_buttons(canvas)

@@ -777,7 +777,6 @@ class PlayScreen(Screen):
             [("menu_new", _("New game"), "danger"), ("menu_quit", _("Quit"), "danger"),
              ("menu_back", _("Go on"), "primary")],
         )
-
         self._build_buttons()
 
     def _answer(self, name: str):

@@ -83,7 +83,6 @@ class RevealScreen(Screen):
                 names=_(", ").join(winners[:-1]), last=winners[-1])
         # Shrinks further than other titles: two or three long names in German are wide.
         canvas.text(headline, self.title, self.px(40), ACCENT, min_px=self.px(18))
-
         reason = REASONS.get(obs.end or "")
         canvas.text(_(reason) if reason else _("The game is over. The clans are:"),
                     self.sub, self.px(20), TEXT_DIM)
@@ -165,7 +164,6 @@ class RevealScreen(Screen):
             text.width = cell.right - icon.right - 3
             right = clan == obs.revealed_clans[p]
             canvas.text(_("{percent}%").format(percent=round(sure * 100)), text, self.px(16),
-
                         GOOD if right else TEXT_DIM, align="left")
 
 

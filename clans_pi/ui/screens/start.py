@@ -222,7 +222,6 @@ class StartScreen(Screen):
         self.app.show(self)
 
     def _rules(self) -> None:
-
         self.app.rules(lambda: self.app.show(self))
 
     def _start(self) -> None:
