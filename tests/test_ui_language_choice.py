@@ -144,6 +144,7 @@ def test_without_a_japanese_font_japanese_is_not_offered_and_english_shown(no_cj
     assert "Japanese needs a Japanese font: sudo apt install fonts-noto-cjk" in texts(app)
     assert not text_problems(app)
     # The settings ask for Japanese: English, one log line and a notice saying why.
+    caplog.clear()
     with caplog.at_level(logging.WARNING):
         assert _start(tmp_path, Config(language="ja")) == "en"
     assert sum("fonts-noto-cjk" in r.getMessage() for r in caplog.records) == 1
