@@ -4,6 +4,10 @@ Every screen draws through a :class:`Canvas`. It keeps a list of :class:`Drawn` 
 (text boxes, named regions, touch targets) so tests can check that text fits its box,
 regions stay inside the window and do not overlap, and buttons are large enough.
 Rendered text is cached, so a redraw costs blits, not font rendering.
+
+Text is drawn in pygame's bundled font, or in the face the language needs (Japanese: a CJK
+font, see :mod:`clans_pi.ui.fonts`), opened so that its lines are as tall as the bundled
+font's; the caches are keyed by the face. :func:`wrap` breaks Japanese between characters.
 """
 
 from __future__ import annotations
@@ -87,7 +91,6 @@ def _font(path: str | None, px: int) -> pygame.font.Font:
     if path is None:
         return pygame.font.Font(None, max(MIN_FONT, px))
     return pygame.font.Font(path, _size(path, px))
-
 
 
 def font(px: int) -> pygame.font.Font:
