@@ -9,11 +9,13 @@ from babel.messages.pofile import read_po
 
 from clans_pi import i18n
 from clans_pi.session import Seat
+from clans_pi.ui.guide import TOPICS
 from clans_pi.ui.screens.language import LanguageScreen
 from tests.bot_fakes import WAIT_S, Bots
 from tests.i18n_helpers import language, text_problems
 from tests.test_i18n import LOCALE, TRANSLATED
 from tests.test_ui_bots_screens import _finished_with
+from tests.test_ui_guide_cards import _card_app
 from tests.test_ui_layout import SCREENS
 from tests.ui_helpers import SIZES, offscreen_app
 
@@ -83,3 +85,18 @@ def test_every_screen_in_every_language(code, size, screen):
         if app.bots is not None:
             app.computers.shutdown()
     assert i18n.language() == "en"
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+@pytest.mark.parametrize("code, size", CASES, ids=lambda v: v if isinstance(v, str)
+                         else f"{v[0]}x{v[1]}")
+def test_every_guide_card_in_every_language(code, size, topic):
+    """The first-game guide's cards (their text is built per game: counts, names, terrains)
+    fit and are translated like every screen."""
+    with language(code):
+        app = _card_app(size, topic)
+        problems = text_problems(app)
+        english = _english_left(code)
+        shown = {d.name for d in app.canvas.records if d.kind in ("text", "paragraph")}
+        problems += [f"still English: {t!r}" for t in sorted(shown) if t in english]
+        assert not problems, "\n".join(problems)

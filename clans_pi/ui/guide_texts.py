@@ -29,7 +29,7 @@ TITLES = {
 
 
 def _terrains(names: frozenset[str]) -> str:
-    return ", ".join(_(TERRAIN_WORD[t]) for t in TERRAINS if t in names)
+    return _(", ").join(_(TERRAIN_WORD[t]) for t in TERRAINS if t in names)
 
 
 def tip_text(tip: Tip, board: Board, chart: EpochChart) -> tuple[str, str]:
