@@ -40,6 +40,11 @@ def _keyboard(app):
     app.screen.type_text("Maximilianne")
 
 
+def _accents(app):
+    _keyboard(app)
+    app.screen._page()
+
+
 def _deal_peek(app):
     app.session = random_session(4, moves=0)
     app.deal_peek(0)
@@ -133,6 +138,7 @@ SCREENS = {
     "start": _start,
     "names": _names,
     "keyboard": _keyboard,
+    "accents": _accents,
     "deal_peek": _deal_peek,
     "peek_held": _peek_held,
     "play": _play,

@@ -4,7 +4,7 @@ two seats never share a name."""
 from __future__ import annotations
 
 from clans_pi.session import Seat
-from clans_pi.ui.screens.names import MAX_NAME, NameScreen, clean_name
+from clans_pi.ui.screens.names import ACCENT_ROWS, KEY_ROWS, MAX_NAME, NameScreen, clean_name
 from tests.ui_helpers import offscreen_app
 
 OTHERS = (Seat("Owl", "owl"),)
@@ -47,3 +47,32 @@ def test_a_picture_taken_by_another_seat_cannot_be_picked():
     screen.button("avatar_cat").action()
     screen._ok()
     assert chosen == [Seat("Cat", "cat")]
+
+
+def test_the_accent_page_types_german_french_and_italian_names():
+    screen, chosen = _screen()
+    screen._toggle()
+    assert {b.name for b in screen.buttons} >= {f"key_{ch}" for ch in "QWERTZ"}
+    screen.button("key_page").action()
+    # Every accented key is there, same shape as the plain page, and the page key goes back.
+    assert [len(r) for r in ACCENT_ROWS] == [len(r) for r in KEY_ROWS]
+    keys = {b.name for b in screen.buttons if b.name.startswith("key_")}
+    assert {f"key_{ch}" for row in ACCENT_ROWS for ch in row} <= keys
+    assert "key_Q" not in keys
+    screen.button("key_page").action()  # back to the plain letters
+    screen.button("key_Z").action()
+    screen.button("key_O").action()
+    screen.button("key_page").action()  # accents
+    screen.button("key_É").action()
+    assert screen.text == "Zoé"
+    screen._ok()
+    assert chosen == [Seat("Zoé", "fox")]
+
+
+def test_accented_letters_follow_the_capitals_rule_and_sharp_s_stays_one_letter():
+    screen, _ = _screen()
+    screen._toggle()
+    screen.type_text("élodie ßtraße ÖZIL")
+    # ß has no one-letter capital ("ß".upper() is "SS"): it is typed as it is.
+    assert screen.text == "Élodie ßtraß"
+    assert len(screen.text) == MAX_NAME

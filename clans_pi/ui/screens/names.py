@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 
 MAX_NAME = 12
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM'")
+#: The second page of letters: those of German, French and Italian names (and a few of
+#: their neighbours') that the first page lacks. Same shape as KEY_ROWS.
+ACCENT_ROWS = ("ÄÖÜßÉÈÊËÀÂ", "ÇÎÏÔŒÙÛÌÒÍ", "ÓÚÑÆØÅÃ'")
+#: Letters whose capital is not one letter ("ß".upper() is "SS"): typed as they are.
+NO_CAPITAL = frozenset("ß")
+#: The page key's label: letters of the page it switches to (letters, like the keys, are
+#: the same in every language, so not translated). Key: the accented page is showing.
+PAGE_KEY = {False: "ÀÉÜ", True: "ABC"}
 
 
 def clean_name(text: str) -> str:
@@ -47,6 +55,7 @@ class NameScreen(Screen):
         self.computer = not seat.is_human
         self.text = seat.name
         self.typing = False
+        self.accents = False  # the keyboard shows the accented letters
         self.problem = ""
 
     # ------------------------------------------------------------ layout
@@ -91,7 +100,7 @@ class NameScreen(Screen):
         kw = (area.width - 9 * gap) // 10
         area = pygame.Rect(area.left, area.bottom - len(rows) * kh - (len(rows) - 1) * gap,
                            area.width, len(rows) * kh + (len(rows) - 1) * gap)
-        for r, keys in enumerate(KEY_ROWS):
+        for r, keys in enumerate(ACCENT_ROWS if self.accents else KEY_ROWS):
             y = area.top + r * (kh + gap)
             for c, ch in enumerate(keys):
                 rect = pygame.Rect(area.left + c * (kw + gap), y, kw, kh)
@@ -107,6 +116,10 @@ class NameScreen(Screen):
                                    px=self.px(20)))
         clear = pygame.Rect(area.left, y, 2 * kw + gap, kh)
         self.buttons.append(Button("key_clear", clear, _("Clear"), self._clear,
+                                   px=self.px(20)))
+        more = pygame.Rect(area.left + 8 * (kw + gap), y, 2 * kw + gap, kh)
+        # The key shows the page it switches to.
+        self.buttons.append(Button("key_page", more, PAGE_KEY[self.accents], self._page,
                                    px=self.px(20)))
 
     # ------------------------------------------------------------ drawing
@@ -176,6 +189,11 @@ class NameScreen(Screen):
             self.text = ""  # typing a name starts afresh, not after "Fox"
         self.layout()
 
+    def _page(self) -> None:
+        """Switch between the plain letters and the accented ones."""
+        self.accents = not self.accents
+        self.layout()
+
     def _key(self, ch: str):
         def act() -> None:
             self.type_text(ch)
@@ -191,7 +209,10 @@ class NameScreen(Screen):
             if ch == " " and (not self.text or self.text.endswith(" ")):
                 continue
             word_start = not self.text or self.text.endswith((" ", "-"))
-            self.text += ch.upper() if word_start else ch.lower()
+            if ch in NO_CAPITAL:
+                self.text += ch
+            else:
+                self.text += ch.upper() if word_start else ch.lower()
         self.problem = ""
 
     def _backspace(self) -> None:
