@@ -14,6 +14,7 @@ from clans_pi.rules.epochs import FAVOURABLE, HOSTILE, NEUTRAL
 from clans_pi.rules.moves import Move
 from clans_pi.rules.record import replay, to_record
 from clans_pi.session import Session
+from clans_pi.ui import languages
 from clans_pi.ui.guide import TOPICS, Tip
 from clans_pi.ui.guide_texts import tip_text
 from clans_pi.ui.layout import scale_for
@@ -189,6 +190,26 @@ def test_every_text_is_whole():
     assert any("+5 on every terrain" in body for _, body in texts)
     assert any("none was lost" in body for _, body in texts)
     assert any("1 hut left the game" in body for _, body in texts)
+
+
+@pytest.mark.parametrize("code", ["en", "ja"])
+def test_sentences_follow_each_other_as_the_language_writes_them(code):
+    # Japanese puts no space after 。; the Latin languages one after the full stop.
+    tips = [Tip("move", "play", 0, name="Anna"), Tip("big", "play", 9, territory=3, count=8),
+            Tip("strife", "play", 9, territory=3, count=1),
+            Tip("end", "reveal", 40, reason="no_moves"),
+            Tip("epoch", "play", 9, epoch=2),
+            Tip("village", "play", 9, territory=3, epoch=1, name="Ben", chip=2, value=4)]
+    assert languages.use(code) is None
+    try:
+        bodies = [tip_text(tip, BOARD, CHART)[1] for tip in tips]
+    finally:
+        languages.use("en")
+    for body in bodies:
+        if code == "ja":
+            assert "。" in body and "。 " not in body and ". " not in body
+        else:
+            assert ". " in body and ".." not in body and "  " not in body
 
 
 def test_the_reveal_waits_for_the_card_about_the_last_move():

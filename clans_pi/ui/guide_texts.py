@@ -3,7 +3,7 @@ language in use from the tip's public facts (R22) and the epoch chart."""
 
 from __future__ import annotations
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, language, ngettext
 from ..rules.board import Board
 from ..rules.constants import BIG_GROUP, TERRAINS
 from ..rules.epochs import EpochChart
@@ -28,6 +28,12 @@ TITLES = {
 }
 
 
+def sentences(*parts: str) -> str:
+    """Sentences one after another: a space between them, none in Japanese (。 ends a
+    sentence there without one)."""
+    return ("" if language() == "ja" else " ").join(parts)
+
+
 def _terrains(names: frozenset[str]) -> str:
     return _(", ").join(_(TERRAIN_WORD[t]) for t in TERRAINS if t in names)
 
@@ -47,18 +53,18 @@ def _secret(tip: Tip, board: Board, chart: EpochChart) -> str:
 def _move(tip: Tip, board: Board, chart: EpochChart) -> str:
     first = (_("{name} moves first.") if tip.ply == 0 else _("{name} moves now.")).format(
         name=tip.name)
-    return first + " " + _(
+    return sentences(first, _(
         "A move takes all the huts of one territory, whatever their clans, into a "
         "neighbouring territory that is not empty: tap the huts, then where they go. The "
-        "territory left behind stays empty for the rest of the game.")
+        "territory left behind stays empty for the rest of the game."))
 
 
 def _big(tip: Tip, board: Board, chart: EpochChart) -> str:
-    return ngettext(
+    return sentences(ngettext(
         "{count} hut now stands here.", "{count} huts now stand here.", tip.count,
-    ).format(count=tip.count) + " " + _(
+    ).format(count=tip.count), _(
         "A group of {big} or more can only move onto a neighbouring group at least as big; "
-        "any smaller group may still join it.").format(big=BIG_GROUP)
+        "any smaller group may still join it.").format(big=BIG_GROUP))
 
 
 def _village(tip: Tip, board: Board, chart: EpochChart) -> str:
@@ -79,7 +85,7 @@ def _village(tip: Tip, board: Board, chart: EpochChart) -> str:
     else:
         score = _("Every clan with a hut here scores {value}, the number of huts in the "
                   "village, however few are its own.")
-    return made.format(**facts) + " " + score.format(**facts)
+    return sentences(made.format(**facts), score.format(**facts))
 
 
 def _strife(tip: Tip, board: Board, chart: EpochChart) -> str:
@@ -90,7 +96,7 @@ def _strife(tip: Tip, board: Board, chart: EpochChart) -> str:
                         tip.count).format(count=tip.count)
     else:
         lost = _("This time every clan had two or more, so none was lost.")
-    return met + " " + lost + " " + _("The clans still here score the village.")
+    return sentences(met, lost, _("The clans still here score the village."))
 
 
 def _epoch(tip: Tip, board: Board, chart: EpochChart) -> str:
@@ -106,15 +112,15 @@ def _epoch(tip: Tip, board: Board, chart: EpochChart) -> str:
         worth = _("Villages now belong to epoch {new}: +{bonus} on {good}.")
     worth = worth.format(new=roman(new.number), bonus=new.bonus,
                          good=_terrains(new.favourable), bad=_terrains(new.hostile))
-    return done + " " + worth + " " + _("The chart shows every epoch.")
+    return sentences(done, worth, _("The chart shows every epoch."))
 
 
 def _end(tip: Tip, board: Board, chart: EpochChart) -> str:
     why = (_("No move is left, so the game is over.") if tip.reason == "no_moves" else
            _("The twelfth village is scored, so the game is over."))
-    return why + " " + _("Now the clans are revealed. Each player scores their clan's points "
-                         "plus their chips; the highest score wins, and equal scores share "
-                         "the win. That was the guide: enjoy the next game!")
+    return sentences(why, _("Now the clans are revealed. Each player scores their clan's "
+                            "points plus their chips; the highest score wins, and equal "
+                            "scores share the win. That was the guide: enjoy the next game!"))
 
 
 _BODIES = {
