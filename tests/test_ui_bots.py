@@ -39,6 +39,7 @@ from tests.ui_helpers import (
     press,
     random_session,
     tap,
+    tap_move,
     territory_point,
 )
 
@@ -61,13 +62,7 @@ def _person_moves(app, rng) -> None:
     session = app.session
     moves = session.public().legal_moves
     single = [m for m in moves if len(session.founds(m.src, m.dst)) < 2]
-    move = rng.choice(single or list(moves))
-    tap(app, territory_point(app, move.src))
-    tap(app, territory_point(app, move.dst))
-    if app.screen.order is not None:
-        for t in app.screen.order.founds[:-1]:
-            tap(app, territory_point(app, t))
-        press(app, "found")
+    tap_move(app, rng.choice(single or list(moves)))
 
 
 def _own_views_only(bots: Bots, session) -> None:

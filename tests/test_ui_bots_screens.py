@@ -131,19 +131,24 @@ def _finished_with(seats: list[Seat]) -> Session:
     return Session(state, [by_name[name] for name in state.players])  # a valid table order
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_reveal_with_guesses_at_every_size(size):
-    bots = Bots()
-    app, clock = offscreen_app(size)
-    app.bots = bots
-    # The longest names there are, so that the guesses' line has the least room.
+def reveal_with_guesses(app) -> None:
+    """The reveal of a finished game of a person and three computers, their guesses worked
+    out (fake bots). The longest names there are, so that the guesses' line has the least
+    room."""
+    app.bots = Bots()
     app.session = session = _finished_with([
         Seat("Maximilianne", "fox"), Seat("Otter (Normal)", "otter", "normal"),
         Seat("Hedgehog (Hard)", "hedgehog", "hard"), Seat("Mouse (Normal)", "mouse", "normal")])
     app.reveal()
     for w in app.computers.guesses(session).values():
         assert w.join(WAIT_S)
-    app._timers(clock())
+    app._timers(app.clock())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_reveal_with_guesses_at_every_size(size):
+    app, _ = offscreen_app(size)
+    reveal_with_guesses(app)
     app.redraw()
     _check_fits(app, size)
     texts = [d.name for d in app.canvas.records if d.kind == "text"]

@@ -37,6 +37,7 @@ from tests.ui_helpers import (
     press,
     random_session,
     tap,
+    tap_move,
     territory_point,
 )
 
@@ -66,13 +67,6 @@ def _close_all(app, shown: list[tuple[str, int]]) -> None:
         app.pump()
 
 
-def _tap_move(app, move: Move) -> None:
-    tap(app, territory_point(app, move.src))
-    tap(app, territory_point(app, move.dst))
-    if app.screen.order is not None:
-        for t in app.screen.order.founds[:-1]:
-            tap(app, territory_point(app, t))
-        press(app, "found")
 
 
 def _expected(before, after, move: Move) -> list[str]:
@@ -137,7 +131,7 @@ def test_each_topic_once_at_its_first_occurrence(players, size, tmp_path):
         while not session.is_over:
             before = session.public()
             move = rng.choice(list(before.legal_moves))
-            _tap_move(app, move)
+            tap_move(app, move)
             after = session.public()
             expected += [(t, after.ply) for t in _expected(before, after, move)]
             finish_animation(app, clock)
@@ -177,7 +171,7 @@ def test_nothing_happens_under_a_card():
         _got_it(app)
         app.pump()
         assert app.overlay is None
-        _tap_move(app, Move(src, dst))
+        tap_move(app, Move(src, dst))
         assert session.public().ply == ply + 1
 
 
@@ -365,14 +359,14 @@ def test_undo_drops_a_card_not_yet_shown_and_keeps_a_shown_one():
         app.pump()
         assert app.overlay is None
         ply = session.public().ply
-        _tap_move(app, move)  # the village's card waits for the animation ...
+        tap_move(app, move)  # the village's card waits for the animation ...
         press(app, "undo")  # ... and the move is taken back meanwhile
         press(app, "undo_yes")
         finish_animation(app, clock)
         app.pump()
         assert session.public().ply == ply and app.overlay is None  # no card about nothing
         assert "village" not in app.guide.seen
-        _tap_move(app, move)
+        tap_move(app, move)
         finish_animation(app, clock)
         assert _topic(app) == "village"
         assert app.overlay.tip.territory == session.public().villages[0].territory
@@ -381,7 +375,7 @@ def test_undo_drops_a_card_not_yet_shown_and_keeps_a_shown_one():
         press(app, "undo_yes")
         app.pump()
         assert "village" in app.guide.seen  # explained once is enough
-        _tap_move(app, move)
+        tap_move(app, move)
         finish_animation(app, clock)
         assert app.overlay is None
 
@@ -393,7 +387,7 @@ def test_the_guide_progress_is_saved_and_resumed(tmp_path):
         app.store = GameStore(tmp_path)
         app.begin(session, peeks=False)
         _close_all(app, [])
-        _tap_move(app, move)
+        tap_move(app, move)
         finish_animation(app, clock)
         assert _topic(app) == "village"
         _got_it(app)

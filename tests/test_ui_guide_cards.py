@@ -18,7 +18,7 @@ from clans_pi.ui import languages
 from clans_pi.ui.guide import TOPICS, Tip
 from clans_pi.ui.guide_texts import tip_text
 from clans_pi.ui.layout import scale_for
-from tests.test_ui_guide import _expected, _got_it, _guided, _tap_move, _topic
+from tests.test_ui_guide import _expected, _got_it, _guided, _topic
 from tests.ui_helpers import (
     BOARD,
     CHART,
@@ -27,6 +27,7 @@ from tests.ui_helpers import (
     finish_animation,
     offscreen_app,
     random_session,
+    tap_move,
 )
 
 # ------------------------------------------------------------------ every card, every size
@@ -221,7 +222,7 @@ def test_the_reveal_waits_for_the_card_about_the_last_move():
         app.begin(session, peeks=False)
         app.pump()
         assert app.overlay is None and session.seats[session.current_seat].is_human
-        _tap_move(app, Move(last.src, last.dst))
+        tap_move(app, Move(last.src, last.dst))
         assert session.is_over
         finish_animation(app, clock)
         assert app.screen.name == "play" and _topic(app) == "village"

@@ -8,13 +8,12 @@ import pytest
 from babel.messages.pofile import read_po
 
 from clans_pi import i18n
-from clans_pi.session import Seat
 from clans_pi.ui.guide import TOPICS
 from clans_pi.ui.screens.language import LanguageScreen
-from tests.bot_fakes import WAIT_S, Bots
+from tests.bot_fakes import Bots
 from tests.i18n_helpers import language, text_problems
 from tests.test_i18n import LOCALE, TRANSLATED
-from tests.test_ui_bots_screens import _finished_with
+from tests.test_ui_bots_screens import reveal_with_guesses
 from tests.test_ui_guide_cards import _card_app
 from tests.test_ui_layout import SCREENS
 from tests.ui_helpers import SIZES, offscreen_app
@@ -34,19 +33,11 @@ def _start_computers(app):
             app.screen._toggle(k)()
 
 
-def _reveal_guesses(app):
-    app.bots = Bots()
-    app.session = session = _finished_with([
-        Seat("Maximilianne", "fox"), Seat("Otter (Normal)", "otter", "normal"),
-        Seat("Hedgehog (Hard)", "hedgehog", "hard"), Seat("Mouse (Normal)", "mouse", "normal")])
-    app.reveal()
-    for w in app.computers.guesses(session).values():
-        assert w.join(WAIT_S)
-    app._timers(app.clock())
+
 
 
 ALL_SCREENS = {**SCREENS, "languages": _languages, "start_computers": _start_computers,
-               "reveal_guesses": _reveal_guesses}
+               "reveal_guesses": reveal_with_guesses}
 CASES = [(code, (800, 480)) for code in TRANSLATED] + [
     (code, size) for code in ("de", "ja") for size in SIZES if size != (800, 480)]
 

@@ -176,3 +176,14 @@ def territory_point(app: App, t: int) -> tuple[int, int]:
 def finish_animation(app: App, clock: FakeClock) -> None:
     clock.advance(5000)
     app.pump()
+
+
+def tap_move(app: App, move) -> None:
+    """Play ``move`` by touch: tap its huts, then where they go, then (R11) the villages in
+    the order of ``app.screen.order`` as offered, and Found."""
+    tap(app, territory_point(app, move.src))
+    tap(app, territory_point(app, move.dst))
+    if app.screen.order is not None:
+        for t in app.screen.order.founds[:-1]:
+            tap(app, territory_point(app, t))
+        press(app, "found")
