@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..persistence import write_atomic
 from ..rules.constants import BIG_GROUP, CLANS, NUM_CLANS
 from ..rules.events import EpochChanged, Event, Moved, VillageFounded
 from ..session import Session
@@ -95,8 +96,6 @@ class GuideMemory:
         self.done = done
         if self.path is None:
             return
-        from ..persistence import write_atomic
-
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, json.dumps({"version": 1, "done": done}) + "\n")

@@ -13,10 +13,10 @@ file that cannot be read or holds no known code is logged and ignored.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from .. import i18n
+from ..persistence import write_atomic
 from . import canvas, fonts
 
 log = logging.getLogger(__name__)
@@ -73,12 +73,10 @@ class LanguageFile:
         return text
 
     def write(self, code: str) -> None:
-        """Remember ``code`` (atomically: a temporary file renamed over the old one). A disk
-        that fails is logged; the game goes on in the chosen language."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
+        """Remember ``code`` (atomically, as the saved game is written). A disk that fails
+        is logged; the game goes on in the chosen language."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(code + "\n", encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_atomic(self.path, code + "\n")
         except OSError as exc:
             log.warning("%s: cannot remember the language (%s)", self.path, exc)
