@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import i18n
 from .rules.constants import MAX_PLAYERS
 from .ui.options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS
 
 SEAT_KINDS = ("screen", "gpio", "handheld")
-#: Languages the rulebooks came in, all translated (clans_pi/locale, clans_pi.i18n.LANGUAGES).
-LANGUAGES = ("en", "de", "fr", "it", "ja")
-TRANSLATED = LANGUAGES
-
+#: The languages the rulebooks came in, all translated (clans_pi/locale).
+LANGUAGES = tuple(i18n.LANGUAGES)
 TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "computer",
              "seats")
 COMPUTER_KEYS = ("think_seconds", "hints")
