@@ -14,7 +14,7 @@ import pygame
 from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
-from ..i18n import _
+from ..i18n import N_, _
 from ..persistence import GameStore
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -133,6 +133,11 @@ def computer_players(board: Board, chart: EpochChart, think_seconds: float,
     return make
 
 
+#: Said when dimming is asked for but there is no backlight to dim.
+NO_BACKLIGHT = N_("The screen cannot be dimmed: no backlight {name}in /sys/class/backlight "
+                  "(display.dim_after_minutes is ignored).")
+
+
 def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, str | None]:
     """The backlight dimmer the settings ask for (display.dim_after_minutes), or None; and a
     notice when dimming was asked for but there is no backlight to dim."""
@@ -141,11 +146,8 @@ def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, 
     backlight = Backlight.find(name=config.backlight or None)
     if backlight is None:
         where = f"'{config.backlight}' " if config.backlight else ""
-        text = (f"The screen cannot be dimmed: no backlight {where}in /sys/class/backlight "
-                "(display.dim_after_minutes is ignored).")
-        log.warning("%s", text)
-        return None, _("The screen cannot be dimmed: no backlight {name}in /sys/class/backlight "
-                       "(display.dim_after_minutes is ignored).").format(name=where)
+        log.warning("%s", NO_BACKLIGHT.format(name=where))  # the log in English
+        return None, _(NO_BACKLIGHT).format(name=where)
     log.info("dimming %s after %g minutes idle", backlight, config.dim_after_minutes)
     memo = state_dir / "backlight" if state_dir is not None else None
     return IdleDimmer(backlight, dim_after_s=config.dim_after_minutes * 60,
