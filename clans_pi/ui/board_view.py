@@ -17,7 +17,7 @@ import pygame
 from ..rules.board import Board
 from ..rules.constants import CLANS
 from ..rules.observation import Observation
-from .canvas import Canvas, fit_size, rendered, using_face
+from .canvas import Canvas, numeral
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .icons import chip_icon, draw_arrow, hut_icon
 from .theme import (
@@ -236,9 +236,7 @@ class BoardView:
         chip_r.center = (round(ax - s * 0.55), round(ay - self.hut * 1.05 - s * 0.15))
         canvas.surface.blit(chip_icon(chip, s, ACCENT, (20, 20, 24)), chip_r)
         label = "0" if removed else str(value)
-        with using_face(None):  # numbers look the same in every language
-            px = fit_size(label, round(s * 0.9), s * 2)
-            text = rendered(label, px, (255, 255, 255))
+        text = numeral(label, round(s * 0.9), (255, 255, 255), width=s * 2)
         pill = text.get_rect().inflate(s // 3, 2)
         pill.midleft = (chip_r.right + 1, chip_r.centery)
         pygame.draw.rect(canvas.surface, (150, 40, 40) if removed else (20, 20, 24), pill,

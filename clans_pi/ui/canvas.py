@@ -141,6 +141,17 @@ def rendered(text: str, px: int, color: Color) -> pygame.Surface:
     return _rendered(_face, text, px, color)
 
 
+def numeral(text: str, px: int, color: Color, *, width: int | None = None,
+            min_px: int | None = None) -> pygame.Surface:
+    """``text`` (a number) rendered in the bundled font whatever the language, so numbers
+    look the same in every language and their cached surfaces never depend on it; shrunk to
+    ``width`` when given (see :func:`fit_size`)."""
+    with using_face(None):
+        if width is not None:
+            px = fit_size(text, px, width, min_px)
+        return rendered(text, px, color)
+
+
 def text_width(text: str, px: int) -> int:
     return font(px).size(text)[0]
 
@@ -191,7 +202,6 @@ def _tokens(para: str) -> list[tuple[str, bool]]:
                 word = ""
             space = True
         elif is_cjk(ch):  # ASCII punctuation stays in its word
-
             if word and ch not in NO_LINE_START:
                 push(word)
                 word = ""

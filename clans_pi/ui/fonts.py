@@ -103,7 +103,6 @@ def cjk_font() -> str | None:
     return None
 
 
-
 def face_for(language: str) -> tuple[str | None, str | None]:
     """(font file for ``language`` (None: the bundled font), a reason when ``language``
     cannot be drawn: then English must be shown instead)."""

@@ -10,7 +10,7 @@ import math
 
 import pygame
 
-from .canvas import fit_size, rendered, using_face
+from .canvas import numeral
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .clan_marks import mark_period, masked_mark
 from .theme import TEXT, Color
@@ -49,9 +49,7 @@ def hut_icon(clan: str, size: int, count: int = 0,
     if count > 1:
         label = str(count)
         box_w = round(size * 0.74)
-        with using_face(None):  # numbers in the bundled font in every language (cached)
-            px = fit_size(label, round(size * 0.62), box_w, min_px=8)
-            text = rendered(label, px, ink)
+        text = numeral(label, round(size * 0.62), ink, width=box_w, min_px=8)
         center = (size // 2, round(size * 0.66))
         r = text.get_rect(center=center)
         if look.marks:  # a plate of the plain colour keeps the number clear of the mark
@@ -70,9 +68,7 @@ def chip_icon(number: int, size: int, color: Color, ink: Color) -> pygame.Surfac
     pygame.draw.circle(surf, (20, 20, 24), (c, c), c)
     pygame.draw.circle(surf, color, (c, c), c - max(1, size // 12))
     label = str(number)
-    with using_face(None):  # numbers in the bundled font in every language (cached)
-        px = fit_size(label, round(size * 0.7), round(size * 0.8), min_px=8)
-        text = rendered(label, px, ink)
+    text = numeral(label, round(size * 0.7), ink, width=round(size * 0.8), min_px=8)
     surf.blit(text, text.get_rect(center=(c, c + 1)))
     return surf
 
@@ -111,8 +107,7 @@ def draw_globe(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) 
                          (r.right - 1 - inset, r.centery + dy), width)
 
 
-def draw_arrow(
-surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
+def draw_arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
                color: Color, width: int, *, outline: Color | None = (20, 20, 24)) -> None:
     """A straight arrow from ``start`` to ``end`` with a filled head."""
     dx, dy = end[0] - start[0], end[1] - start[1]

@@ -152,4 +152,3 @@ def draw_chips(canvas: Canvas, rect: pygame.Rect, chips: int, px: int) -> None:
     rest = pygame.Rect(r.right + 4, rect.top, rect.right - r.right - 4, rect.height)
     # TRANSLATORS: after the number of chips a player holds, drawn as a chip with the number.
     canvas.text(ngettext("chip", "chips", chips), rest, px, TEXT_DIM, align="left")
-

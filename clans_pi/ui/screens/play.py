@@ -23,7 +23,7 @@ from ...rules.moves import Move
 from ...session import Session
 from ..animation import Animation, steps_for
 from ..board_view import BoardView
-from ..canvas import Canvas, rendered, using_face
+from ..canvas import Canvas, numeral, rendered
 from ..guide_overlay import spot_circle
 from ..icons import chip_icon, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import Layout, play_layout, split_h, split_v
@@ -332,7 +332,6 @@ class PlayScreen(Screen):
             name=seat.name, n=n), top, lay.px(22), TEXT, align="left")
         canvas.text(_("Tap them in the order to found them"), sub, lay.px(15), TEXT_DIM,
                     align="left")
-        n = len(order.founds)
         h = min(round(lay.unit * 1.15), (area.height - (n - 1) * 4) // n)
         board = self.session.board
         for k in range(n):
@@ -390,8 +389,7 @@ class PlayScreen(Screen):
             r = max(6, round(s * 0.7))
             pygame.draw.circle(surf, (20, 20, 24), c, r + 2)
             pygame.draw.circle(surf, (235, 230, 215), c, r)
-            with using_face(None):  # numbers look the same in every language
-                label = rendered(str(step.huts), max(9, round(r * 1.2)), (20, 20, 24))
+            label = numeral(str(step.huts), max(9, round(r * 1.2)), (20, 20, 24))
             surf.blit(label, label.get_rect(center=(round(c[0]), round(c[1]))))
         elif step.kind == "founded":
             c = bv.anchors[step.territory]
