@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..i18n import _
-from .canvas import Canvas, font, wrap
+from .canvas import Canvas, line_size, wrap
 from .guide import Tip
 from .guide_texts import tip_text
 from .icons import draw_arrow
@@ -52,7 +52,7 @@ class GuideOverlay:
         head_h = round(u * 0.45) + round(u * 0.8) + pad // 2
         # As tall as the text needs at its full size, at most the area (it shrinks then).
         lines = wrap(self.text[1], self.body_px, area.width - 2 * pad)
-        body_h = font(self.body_px).get_linesize() * len(lines) + pad
+        body_h = line_size(self.body_px) * len(lines) + pad  # as paragraph() spaces them
         self.card = pygame.Rect(area.left, area.top, area.width,
                                 min(area.height, head_h + body_h + buttons_h + 3 * pad))
         self.card.centery = area.centery
