@@ -15,6 +15,7 @@ from typing import Any
 from .config import Config
 from .rules.constants import CLANS
 from .rules.errors import ClansError
+from .ui.options import shown_clan
 
 Say = Callable[[str], None]
 
@@ -91,7 +92,7 @@ def _gpio_part(config: Config, report: Report, seconds: float, step_s: float,
             shown = []
             for clan in CLANS:
                 dev.light(clan)
-                name = config.fifth_clan if clan == "black" else clan
+                name = shown_clan(clan, config.fifth_clan)
                 shown.append(name if dev.shown != (0.0, 0.0, 0.0) else f"{name}?")
                 sleep(step_s)
             dev.light(None)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules.errors import ClansError
+from ..ui.options import FIFTH_CLANS, shown_clan
 from .pinmap import ROLES, PinMap, PinMapError, SeatPins
 
 DEBOUNCE_MS = 30
@@ -48,7 +49,7 @@ WHITE_RGB: RGB = (1.0, 1.0, 1.0)
 
 def clan_rgb(clan: str, fifth_clan: str = "black") -> RGB:
     """What ``clan`` lights, with the fifth clan shown as ``fifth_clan`` (black or white)."""
-    return WHITE_RGB if clan == "black" and fifth_clan == "white" else CLAN_RGB[clan]
+    return WHITE_RGB if shown_clan(clan, fifth_clan) == "white" else CLAN_RGB[clan]
 
 
 class GpioUnavailable(ClansError):
@@ -78,7 +79,7 @@ class GpioSeat:
 
         self.pins = pins
         self._clock = clock
-        assert fifth_clan in ("black", "white"), f"fifth clan {fifth_clan!r}"
+        assert fifth_clan in FIFTH_CLANS, f"fifth clan {fifth_clan!r}"
         self._fifth = fifth_clan  # the fifth clan lights dim white (black) or full white
         self._lock = threading.Lock()
         self._edges: list[tuple[float, bool]] = []

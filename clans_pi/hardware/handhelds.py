@@ -38,6 +38,7 @@ from typing import Any, Protocol
 import serial
 import serial.tools.list_ports
 
+from ..ui.options import shown_clan
 from . import protocol
 
 log = logging.getLogger(__name__)
@@ -440,7 +441,7 @@ class HandheldManager:
         """The clan id sent to ``uid``: the fifth clan shown white is protocol.WHITE for a
         handheld that knows it (firmware 1.1.0 on); an older one gets black's id, lights
         white as ever and names it BLACK."""
-        if clan == "black" and self.fifth_clan == "white":
+        if shown_clan(clan, self.fifth_clan) == "white":
             conn = self._ready(uid)
             if conn is not None and knows_white(conn.firmware):
                 return protocol.WHITE

@@ -105,7 +105,6 @@ class SeatDevices:
                    for text in problems]
         return cls(gpio, handhelds, manager, pairing, notices)
 
-
     # ------------------------------------------------------------ the loop
 
     def poll(self, now: int) -> list[tuple[int, str]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..i18n import _
-from .options import FIFTH_CLANS
+from .options import FIFTH_CLANS, shown_clan
 from .theme import CLAN_COLORS, CLAN_INK, CLAN_LABEL, CLAN_OUTLINE, Color, mix
 
 __all__ = ["DEFAULT_LOOK", "FIFTH_CLANS", "ClanLook"]
@@ -30,7 +30,7 @@ class ClanLook:
 
     def shown(self, clan: str) -> str:
         """The colour name ``clan`` is shown as: its id, except the fifth clan when white."""
-        return self.fifth if clan == "black" else clan
+        return shown_clan(clan, self.fifth)
 
     def color(self, clan: str) -> Color:
         return CLAN_COLORS[self.shown(clan)]

@@ -12,3 +12,9 @@ RENDER_SCREENS: Final = ("play", "peek", "reveal", "board", "rules", "start")
 DEFAULT_SIZE: Final = (800, 480)
 #: How the fifth clan may be shown (R3: some editions have white huts, others black).
 FIFTH_CLANS: Final = ("black", "white")
+
+
+def shown_clan(clan: str, fifth_clan: str) -> str:
+    """The colour ``clan`` (an engine id) is shown in: its own, except the fifth clan
+    ("black"), shown as ``fifth_clan`` (one of :data:`FIFTH_CLANS`)."""
+    return fifth_clan if clan == "black" else clan
