@@ -48,10 +48,13 @@ class LanguageScreen(Screen):
         rows = split_v(col, *[1] * len(LANGUAGES), gap=pad)
         for code, r in zip(LANGUAGES, rows, strict=True):
             r = centered(r, r.width, min(r.height, round(u * 1.2)))
-            self.buttons.append(Button(f"lang_{code}", r, LANGUAGES[code], self._pick(code),
-                                       enabled=self.why[code] is None,
+            offered = self.why[code] is None
+            # Not offered: the reason instead of the name (which might need a missing font).
+            self.buttons.append(Button(f"lang_{code}", r,
+                                       LANGUAGES[code] if offered else self._note(code),
+                                       self._pick(code), enabled=offered,
                                        style="primary" if code == language() else "normal",
-                                       px=self.px(24)))
+                                       px=self.px(24 if offered else 16)))
 
     def _pick(self, code: str):
         def act() -> None:
@@ -77,10 +80,5 @@ class LanguageScreen(Screen):
             if self.why[code] is None:
                 with using_face(face_for(code)[0]):  # each name in its own script
                     b.draw(canvas)
-                continue
-            # Not offered: the reason instead of the name (which might need a missing font).
-            saved = b.label
-            b.label = self._note(code)
-            b.px = self.px(16)
-            b.draw(canvas)
-            b.label = saved
+            else:
+                b.draw(canvas)  # its note, in the language in use
