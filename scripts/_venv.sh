@@ -54,9 +54,8 @@ compile_catalogues() {
     done
     [ "$stale" = 1 ] || return 0
     echo "clans-pi: compiling the translations (clans_pi/locale)" >&2
-    "$root/.venv/bin/pybabel" compile -D clans_pi -d "$root/clans_pi/locale" >/dev/null 2>&1 || {
-        echo "clans-pi: compiling the translations failed: try $root/.venv/bin/pybabel" \
-             "compile -D clans_pi -d $root/clans_pi/locale; the game runs in English" >&2
+    "$root/scripts/catalogues" compile >/dev/null 2>&1 || {
+        echo "clans-pi: compiling the translations failed: try $root/scripts/catalogues" \
+             "compile; the game runs in English" >&2
     }
 }
-
