@@ -73,6 +73,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE",
                    help="settings file (default: /etc/clans-pi/config.toml or "
                    "~/.config/clans-pi/config.toml when present)")
+    p.add_argument("--kiosk", action="store_true",
+                   help="run as the appliance (clans-pi.service): the menu offers Switch off "
+                   "instead of Quit; it exits with status 10 (the service powers off), Ctrl+Q "
+                   "with 11 (the service brings back the login prompt)")
     p.add_argument("--first-frame", action="store_true", help=argparse.SUPPRESS)
     g = p.add_argument_group("headless (random computer players in the terminal)")
     g.add_argument("--headless", action="store_true", help="no display: random movers play")
@@ -210,7 +214,7 @@ def _play(args: argparse.Namespace) -> int:
                     rotate=config.rotate if args.rotate is None else args.rotate,
                     seed=args.seed, load=load,
                     first_frame_only=args.first_frame, config=config, notices=problems,
-                    state_dir=state_dir)
+                    state_dir=state_dir, kiosk=args.kiosk)
     return _play_headless(args)
 
 

@@ -44,9 +44,10 @@ def test_under_systemd_ready_watchdog_and_a_clean_stop_on_sigterm(tmp_path):
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
     env.pop("WATCHDOG_PID", None)
-    proc = subprocess.Popen([sys.executable, "-m", "clans_pi.cli", "play", "--state-dir",
-                             str(tmp_path / "state")], env=env, stderr=subprocess.PIPE,
-                            text=True)
+    # As the service runs it (--kiosk): a stop asks for nothing (status 0, clans_pi/kiosk.py).
+    proc = subprocess.Popen([sys.executable, "-m", "clans_pi.cli", "play", "--kiosk",
+                             "--state-dir", str(tmp_path / "state")], env=env,
+                            stderr=subprocess.PIPE, text=True)
     try:
         got: list[str] = []
         deadline = time.monotonic() + 60

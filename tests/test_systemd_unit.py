@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from clans_pi import kiosk
+
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "clans-pi.service"
 README = ROOT / "systemd" / "README.md"
@@ -111,7 +113,7 @@ def test_what_the_unit_says():
     service = {key: values for (section, key), values in s.items() if section == "Service"}
     one = {key: values[-1] for key, values in service.items()}
     assert one["ExecStart"] == (
-        f"{INSTALLED_PROGRAM} play --fullscreen --state-dir ${{STATE_DIRECTORY}}"
+        f"{INSTALLED_PROGRAM} play --fullscreen --kiosk --state-dir ${{STATE_DIRECTORY}}"
     )
     assert one["StateDirectory"] == "clans-pi"
     assert one["ConfigurationDirectory"] == "clans-pi"
@@ -168,3 +170,41 @@ def test_backlight_udev_rule():
                     "/usr/bin/chmod g+w /sys%p/brightness"]
     groups = _settings(UNIT.read_text(encoding="utf-8"))[("Service", "SupplementaryGroups")]
     assert "video" in groups[-1].split()
+
+
+def _stop_post(tmp_path: Path, exit_code: str, exit_status: str) -> list[str]:
+    """Run the unit's ExecStopPost= command line as systemd would after the game ended with
+    ``exit_code``/``exit_status`` (systemd.exec(5): $EXIT_CODE, $EXIT_STATUS), with a
+    stand-in systemctl that records what it was asked; return its arguments."""
+    s = _settings(UNIT.read_text(encoding="utf-8"))
+    (line,) = s[("Service", "ExecStopPost")]
+    assert line.startswith("+/bin/sh -c '") and line.endswith("'")
+    script = line.removeprefix("+/bin/sh -c '").removesuffix("'").replace("$$", "$")
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    log = tmp_path / "systemctl.log"
+    log.unlink(missing_ok=True)
+    (fake / "systemctl").write_text(f'#!/bin/sh\necho "$@" >> {log}\n', encoding="utf-8")
+    (fake / "systemctl").chmod(0o755)
+    env = {"PATH": f"{fake}:/usr/bin:/bin", "EXIT_CODE": exit_code, "EXIT_STATUS": exit_status,
+           "SERVICE_RESULT": "success"}
+    result = subprocess.run(["/bin/sh", "-c", script], env=env, capture_output=True, text=True,
+                            timeout=30, check=False)
+    assert result.returncode == 0, result.stderr
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+def test_leaving_the_kiosk_powers_off_or_brings_the_console_back_and_nothing_else(tmp_path):
+    """Issue 13.3: Quit on the kiosk left a black screen. Switch off (clans_pi.kiosk) powers
+    the Pi off; Ctrl+Q gives tty1 back to a login prompt; both are clean exits (not
+    restarted); a stop, a crash or a kill asks for nothing."""
+    s = _settings(UNIT.read_text(encoding="utf-8"))
+    assert set(s[("Service", "SuccessExitStatus")][0].split()) == {str(kiosk.SWITCH_OFF),
+                                                                    str(kiosk.CONSOLE)}
+    assert s[("Service", "Restart")] == ["on-failure"]
+    assert _stop_post(tmp_path, "exited", str(kiosk.SWITCH_OFF)) == ["--no-block poweroff"]
+    assert _stop_post(tmp_path, "exited", str(kiosk.CONSOLE)) == [
+        "--no-block start getty@tty1.service"]
+    for code, status in (("exited", "0"), ("exited", "1"), ("killed", "TERM"),
+                         ("killed", "KILL"), ("dumped", "ABRT")):
+        assert _stop_post(tmp_path, code, status) == [], (code, status)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from .. import kiosk
 from ..i18n import _
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -80,6 +81,7 @@ class App:
         look: ClanLook = DEFAULT_LOOK,
         guide: GuideMemory | None = None,
         language_file: LanguageFile | None = None,
+        kiosk: bool = False,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -112,6 +114,10 @@ class App:
         self.guide = Guide(guide)
         self.overlay: GuideOverlay | None = None  # the guide's card, while one is up
         self.language_file = language_file  # the start screen's choice; None: not kept
+        # The appliance (clans-pi.service): the menu offers Switch off instead of Quit, and
+        # each way out asks the service for what comes next (clans_pi/kiosk.py).
+        self.kiosk = kiosk
+        self.exit_status = 0  # what the program exits with (kiosk: SWITCH_OFF, CONSOLE)
         self.running = True
         self.dirty = True
         self.full = True  # the next redraw must draw everything (else only self.damage)
@@ -265,11 +271,36 @@ class App:
         for text in self.devices.take_notices():
             self.notify(text)
 
-    def quit(self) -> None:
-        """Leave the loop (the window closes). Computer players' searches are cancelled
-        (:meth:`run` waits for them as it returns)."""
+    def quit(self, status: int = 0) -> None:
+        """Leave the loop (the window closes) and exit with ``status``. Computer players'
+        searches are cancelled (:meth:`run` waits for them as it returns). The game was
+        saved after its last move: the next start goes on where it was left."""
         self.running = False
+        self.exit_status = status
         self.computers.reset()
+
+    def leave(self) -> None:
+        """Ctrl+Q or the window closed: on a desktop the program ends; on the kiosk the
+        service then gives tty1 back to a login prompt (a maker with a keyboard)."""
+        self.quit(kiosk.CONSOLE if self.kiosk else 0)
+
+    def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
+        """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no.
+        ``game_kept``: asked during a game (which is kept and resumed), so say so."""
+        from .screens.confirm import ConfirmScreen
+
+        def switch_off() -> None:
+            log.info("switching off at the players' request")
+            self.quit(kiosk.SWITCH_OFF)
+
+        if game_kept:
+            text = _("The game is kept: it goes on where it was left the next time the table "
+                     "is switched on. Unplug the power only once the Pi's green light has "
+                     "stopped blinking.")
+        else:
+            text = _("Unplug the power only once the Pi's green light has stopped blinking.")
+        self.show(ConfirmScreen(self, title=_("Switch the table off?"), text=text,
+                                yes=_("Switch off"), no=_("Go on"), act=switch_off, back=back))
 
     def after_move(self, events: Sequence[Event]) -> None:
         """Called after every completed move: the game is saved at once, and the move is
@@ -418,10 +449,10 @@ class App:
                 and self.dimmer.activity(self.clock()) and t != pygame.MOUSEMOTION):
             return  # the touch that lights a dimmed screen does nothing else
         if t == pygame.QUIT:
-            self.quit()
+            self.leave()
         elif t == pygame.KEYDOWN:
             if ev.key == pygame.K_q and ev.mod & pygame.KMOD_CTRL:
-                self.quit()
+                self.leave()
             elif self.overlay is not None:  # the guide's card takes the keyboard too
                 if ev.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER):
                     self.close_tip()

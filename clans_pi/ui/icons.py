@@ -107,6 +107,19 @@ def draw_globe(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) 
                          (r.right - 1 - inset, r.centery + dy), width)
 
 
+def draw_power(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """The power symbol (a ring open at the top, a bar through the gap), centred in
+    ``rect``: the kiosk's Switch off button."""
+    side = min(rect.width, rect.height) * 0.8
+    r = pygame.Rect(0, 0, round(side), round(side))
+    r.center = rect.center
+    width = max(2, r.width // 9)
+    ring = r.inflate(-r.width // 8, -r.height // 8)
+    # pygame's arcs run anticlockwise from the right (radians): leave out the top.
+    pygame.draw.arc(surface, color, ring, math.radians(120), math.radians(420), width)
+    pygame.draw.line(surface, color, (r.centerx, r.top), (r.centerx, r.centery), width)
+
+
 def draw_arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
                color: Color, width: int, *, outline: Color | None = (20, 20, 24)) -> None:
     """A straight arrow from ``start`` to ``end`` with a filled head."""

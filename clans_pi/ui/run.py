@@ -36,8 +36,9 @@ log = logging.getLogger(__name__)
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
          config: Config | None = None, notices: list[str] | None = None,
-         state_dir: Path | None = None) -> int:
-    """Open the display and run the game until the window closes (or SIGTERM).
+         state_dir: Path | None = None, kiosk: bool = False) -> int:
+    """Open the display and run the game until the window closes (or SIGTERM); return the
+    exit status the players asked for (``kiosk``: see clans_pi/kiosk.py).
 
     Under systemd it says READY=1 once the first frame is on the screen and keeps the
     watchdog fed from the main loop (clans_pi/watchdog.py).
@@ -79,7 +80,8 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
                   store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
                   bots=computer_players(board, chart, settings.think_seconds, seed),
                   hints=settings.hints, look=clan_look(settings), language_file=language_file,
-                  guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None))
+                  guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None),
+                  kiosk=kiosk)
         if dim_problem:
             app.notify(dim_problem)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
@@ -109,8 +111,8 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
         sounds.close()
         display.close()
         notifier.close()
-    log.info("stopped")
-    return 0
+    log.info("stopped (exit status %d)", app.exit_status)
+    return app.exit_status
 
 
 def clan_look(config: Config) -> ClanLook:

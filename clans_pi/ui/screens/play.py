@@ -769,11 +769,17 @@ class PlayScreen(Screen):
         self._build_buttons()
 
     def _ask_menu(self) -> None:
+        if self.app.kiosk:  # the appliance: no desktop to quit to (clans_pi/kiosk.py)
+            text = _("New game ends this game for good. Switch off keeps it: it goes on "
+                     "where it was left the next time the table is switched on.")
+            leave = ("menu_off", _("Switch off"), "danger")
+        else:
+            text = _("New game ends this game for good. Quit keeps it: it goes on where it "
+                     "was left the next time the game is started.")
+            leave = ("menu_quit", _("Quit"), "danger")
         self.dialog = Dialog(
-            _("Menu"),
-            _("A new game or quitting ends this game; it is not kept."),
-            [("menu_new", _("New game"), "danger"), ("menu_quit", _("Quit"), "danger"),
-             ("menu_back", _("Go on"), "primary")],
+            _("Menu"), text,
+            [("menu_new", _("New game"), "danger"), leave, ("menu_back", _("Go on"), "primary")],
         )
         self._build_buttons()
 
@@ -789,6 +795,8 @@ class PlayScreen(Screen):
                 self.app.start_menu()
             elif name == "menu_quit":
                 self.app.quit()
+            elif name == "menu_off":
+                self.app.ask_switch_off(back=self.app.play, game_kept=True)
 
         return act
 

@@ -17,7 +17,7 @@ from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
 from ..canvas import Canvas
-from ..icons import draw_globe
+from ..icons import draw_globe, draw_power
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
 from ..seat_kinds import default_name, kind_label, next_kind, with_kind
@@ -75,6 +75,12 @@ class StartScreen(Screen):
         self.count_label = label
         self.buttons = [Button("language", lang, LANGUAGES[language()], self._language,
                                px=self.px(20), draw_icon=draw_globe)]
+        if self.app.kiosk:  # the appliance: switching the table off is a family's job
+            off = lang.copy()
+            off.left = top.left
+            self.buttons.append(Button("switch_off", off, _("Switch off"),
+                                       lambda: self.app.ask_switch_off(back=lambda: self.app.show(self)),
+                                       px=self.px(20), draw_icon=draw_power))
         for n, r in zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), cells, strict=True):
             label = ngettext("{n} player", "{n} players", n).format(n=n)
             self.buttons.append(Button(f"players{n}", r, label, self._set_count(n),

@@ -1,0 +1,130 @@
+"""Leaving the game on the kiosk (issue 13.3): Quit exited 0 and the unit, which restarts
+only on failure, left tty1 black until a power cycle. Now the kiosk's menu offers Switch
+off, which asks for a confirmation and exits with kiosk.SWITCH_OFF (the unit powers the Pi
+off: tests/test_systemd_unit.py runs its ExecStopPost=), Ctrl+Q exits with kiosk.CONSOLE
+(the login prompt comes back), and every way out keeps the game."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from clans_pi import cli, kiosk
+from clans_pi.persistence import GameStore
+from clans_pi.session import Session
+from clans_pi.ui.app import App
+from clans_pi.ui.guide import GUIDE_FILE, GuideMemory
+
+from ..ui_helpers import BOARD, CHART, display_app, press, random_session
+from . import fault
+
+
+def _saved_game(state_dir) -> Session:
+    """A game in progress saved in ``state_dir``, on a device that has had its first-game
+    guide (so no guide card covers the menu)."""
+    session = random_session(3, moves=12)
+    GameStore(state_dir).save(session)
+    GuideMemory(state_dir / GUIDE_FILE).set_done(True)
+    return session
+
+
+def _drive(monkeypatch, steps) -> None:
+    """Make the real program's main loop do ``steps(app)`` (taps on the real screens)
+    instead of waiting for a finger."""
+
+    def run(self: App, *, first_frame_only: bool = False) -> None:
+        self.pump()
+        steps(self)
+
+    monkeypatch.setattr(App, "run", run)
+
+
+@fault("kiosk", "Menu → Quit on the kiosk (the screen stayed black)",
+       sees="Switch off, after a confirmation; the Pi powers off",
+       kept="the game, resumed at the next start")
+def test_switch_off_on_the_kiosk_keeps_the_game_and_asks_the_service_to_power_off(
+        tmp_path, monkeypatch):
+    session = _saved_game(tmp_path)
+    shown: list[str] = []
+
+    def steps(app: App) -> None:
+        assert app.screen.name == "play"  # resumed
+        press(app, "menu")
+        shown.append(app.screen.dialog.text)
+        assert app.screen.button("menu_off").label == "Switch off"
+        with pytest.raises(KeyError):
+            app.screen.button("menu_quit")
+        press(app, "menu_off")
+        assert app.screen.name == "confirm"
+        shown.append(app.screen.text)
+        press(app, "confirm_no")  # changed their mind: back to the same game
+        assert app.screen.name == "play" and app.running
+        press(app, "menu")
+        press(app, "menu_off")
+        press(app, "confirm_yes")
+        assert not app.running
+
+    _drive(monkeypatch, steps)
+    status = cli.main(["play", "--kiosk", "--state-dir", str(tmp_path), "--size", "800x480"])
+    assert status == kiosk.SWITCH_OFF
+    assert "Switch off keeps it" in shown[0] and "not kept" not in shown[0]
+    assert "The game is kept" in shown[1]
+    resumed, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert problems == []
+    assert resumed is not None and resumed.public().ply == session.public().ply
+
+
+@fault("kiosk", "Ctrl+Q on the kiosk's keyboard",
+       sees="the login prompt on the screen", kept="the game, resumed at the next start")
+def test_ctrl_q_on_the_kiosk_asks_for_the_console_and_on_a_desktop_just_quits():
+    ctrl_q = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=pygame.KMOD_LCTRL,
+                                unicode="q", scancode=0)
+    for is_kiosk, status in ((True, kiosk.CONSOLE), (False, 0)):
+        for event in (ctrl_q, pygame.event.Event(pygame.QUIT)):
+            with display_app() as (app, _clock):
+                app.kiosk = is_kiosk
+                app.start_menu()
+                pygame.event.post(event)
+                app.pump()
+                assert not app.running and app.exit_status == status
+
+
+def test_the_desktop_menu_says_quit_keeps_the_game(tmp_path, monkeypatch):
+    _saved_game(tmp_path)
+    texts: list[str] = []
+
+    def steps(app: App) -> None:
+        press(app, "menu")
+        texts.append(app.screen.dialog.text)
+        with pytest.raises(KeyError):
+            app.screen.button("menu_off")
+        press(app, "menu_quit")
+
+    _drive(monkeypatch, steps)
+    assert cli.main(["play", "--state-dir", str(tmp_path), "--size", "800x480"]) == 0
+    assert "Quit keeps it" in texts[0]
+    assert GameStore(tmp_path).load(BOARD, CHART)[0] is not None
+
+
+def test_switch_off_is_on_the_kiosks_start_screen_only():
+    for is_kiosk in (True, False):
+        app = App(BOARD, CHART, rng=random.Random(1), kiosk=is_kiosk)
+        app.start_menu()
+        names = {b.name for b in app.screen.buttons}
+        assert ("switch_off" in names) == is_kiosk
+    app.start_menu()
+    assert app.screen.name == "start"
+    app.kiosk = True
+    app.start_menu()
+    start = app.screen
+    press_off = start.button("switch_off")
+    assert press_off.action is not None
+    press_off.action()
+    assert app.screen.name == "confirm" and "game is kept" not in app.screen.text
+    app.screen.button("confirm_no").action()
+    assert app.screen is start and app.running
+    app.screen.button("switch_off").action()
+    app.screen.button("confirm_yes").action()
+    assert app.exit_status == kiosk.SWITCH_OFF
