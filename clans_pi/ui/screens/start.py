@@ -78,8 +78,7 @@ class StartScreen(Screen):
         if self.app.kiosk:  # the appliance: switching the table off is a family's job
             off = lang.copy()
             off.left = top.left
-            self.buttons.append(Button("switch_off", off, _("Switch off"),
-                                       lambda: self.app.ask_switch_off(back=lambda: self.app.show(self)),
+            self.buttons.append(Button("switch_off", off, _("Switch off"), self._switch_off,
                                        px=self.px(20), draw_icon=draw_power))
         for n, r in zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), cells, strict=True):
             label = ngettext("{n} player", "{n} players", n).format(n=n)
@@ -116,6 +115,9 @@ class StartScreen(Screen):
             for k, r in enumerate(self.cards):
                 self.buttons.append(Button(f"kind{k}", self._kind_rect(r), kind_label(
                     self.seats[k].kind), self._toggle(k), px=self.px(18)))
+
+    def _switch_off(self) -> None:
+        self.app.ask_switch_off(back=lambda: self.app.show(self))  # "Go on": this screen
 
     def _kind_rect(self, card: pygame.Rect) -> pygame.Rect:
         """The seat's person / computer button: along the bottom of a card, or at the right
