@@ -7,12 +7,14 @@ markers ``<!-- faults:begin -->`` and ``<!-- faults:end -->``.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 from pathlib import Path
 
 from . import FAULTS, Fault
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the fault tests import pygame
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 BEGIN, END = "<!-- faults:begin -->", "<!-- faults:end -->"
