@@ -131,7 +131,26 @@ def _notice(app):
     app.notify("Seat 2's handheld is gone: peek with the eye on the screen")
 
 
+def _kiosk_start(app):
+    app.kiosk = True
+    _start(app)
+
+
+def _kiosk_menu(app):
+    app.kiosk = True
+    _dialog(app)
+
+
+def _switch_off(app):
+    app.kiosk = True
+    _play(app)
+    app.ask_switch_off(app.play, game_kept=True)
+
+
 SCREENS = {
+    "kiosk_start": _kiosk_start,
+    "kiosk_menu": _kiosk_menu,
+    "switch_off": _switch_off,
     "deal_peek_device": _deal_peek_device,
     "pair": _pair,
     "notice": _notice,
