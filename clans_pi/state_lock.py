@@ -5,9 +5,10 @@ resuming and overwriting the same save.
 
 ``flock(2)`` locks belong to the open file: the kernel drops the lock when the process
 ends however it ends (SIGKILL, a crash), so a killed game never blocks the next start, and
-nothing stale is left to clean up. The lock file holds the holder's pid, for the message
-only. A card that refuses to create the lock file (read-only) still lets the game open:
-the file is locked read-only if it exists, and without it nobody can write there anyway.
+nothing stale is left to clean up. The message names the holder's pid as the kernel lists
+it in /proc/locks (the lock file also holds it, written by the holder, for people). A card
+that refuses to create the lock file (read-only) still lets the game open: the file is
+locked read-only if it exists, and without it nobody can write there anyway.
 """
 
 from __future__ import annotations
@@ -96,17 +97,39 @@ def _open(path: Path) -> tuple[int | None, bool]:
 
 
 def _holder(fd: int) -> int | None:
-    """The pid written by the game holding the lock, if that process is alive."""
+    """The pid of the game holding the lock: the kernel's word for it (/proc/locks), else
+    the pid that game wrote if that process is alive (a stale pid is never named)."""
+    pid = _locker(fd)
+    if pid is None:
+        try:
+            pid = int(os.pread(fd, 32, 0).decode("ascii").strip())
+        except (OSError, ValueError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except PermissionError:
+            pass  # alive, another user's
+        except (OSError, OverflowError):
+            return None  # gone: written by a game that locked before
+    return None if pid <= 0 or pid == os.getpid() else pid
+
+
+def _locker(fd: int) -> int | None:
+    """Who holds the flock on ``fd``'s file, from /proc/locks (Linux; proc(5)): a line
+    ``N: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF`` (waiters are shown
+    with ``->`` and skipped); 0 when the file is locked but the holder cannot be named,
+    None without /proc/locks."""
     try:
-        pid = int(os.pread(fd, 32, 0).decode("ascii").strip())
+        st = os.fstat(fd)
+        lines = Path("/proc/locks").read_text(encoding="ascii").splitlines()
     except (OSError, ValueError):
         return None
-    if pid <= 0 or pid == os.getpid():
-        return None
-    try:
-        os.kill(pid, 0)
-    except PermissionError:
-        return pid  # alive, another user's
-    except OSError:
-        return None  # stale: written by a game that locked before and is gone
-    return pid
+    where = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == where:
+            try:
+                return int(fields[4])
+            except ValueError:
+                return 0
+    return 0

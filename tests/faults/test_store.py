@@ -587,3 +587,15 @@ def test_the_game_opens_where_the_lock_file_cannot_be_made(tmp_path, monkeypatch
                            random.Random(2), lines.append)
     assert session.is_over and lines[0] == f"resumed at move {ply + 1}"
     assert lines[1].startswith("The game cannot be saved: the SD card is read-only")
+
+
+def test_a_lock_file_on_a_read_only_card_still_keeps_a_second_game_out(tmp_path, monkeypatch):
+    from clans_pi.state_lock import LOCK_FILE, StateDirBusy, StateLock
+
+    (tmp_path / LOCK_FILE).write_text("1\n")  # left by an earlier game (pid 1: not a game)
+    Card(monkeypatch, tmp_path, errno.EROFS)
+    with (StateLock.take(tmp_path),  # locked read-only; pid 1 is alive but not the holder
+          pytest.raises(StateDirBusy, match=r"already using \S+$")):
+        StateLock.take(tmp_path)
+    with StateLock.take(tmp_path):  # let go: the next game takes it
+        pass
