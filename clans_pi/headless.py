@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .bots import LEVELS, Bot, make_bot
-from .persistence import GameStore
+from .persistence import GameStore, cannot_save
 from .rules.board import Board
 from .rules.epochs import EpochChart
 from .rules.errors import ClansError
 from .session import Seat, Session
+from .state_lock import StateLock
 
 SEAT_KINDS = ("random", *LEVELS)
 
@@ -35,18 +36,45 @@ def parse_seats(text: str) -> list[str]:
 def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, chart: EpochChart,
                  rng: random.Random, say: Callable[[str], None]) -> Session:
     """Resume the unfinished game in ``state_dir`` or deal a new one; play it to the end,
-    saving after every move; keep the finished game as a record there."""
-    store = GameStore(state_dir)
+    saving after every move; keep the finished game as a record there.
+
+    The state directory is locked first (a second game on it raises StateDirBusy). A card
+    that refuses the saves (read-only, full) is said in one line, the game plays on, and
+    saving is tried again after every move; ``saved move`` is printed only for a move whose
+    save was written."""
+    with StateLock.take(state_dir):
+        return _run(GameStore(state_dir), kinds, board, chart, rng, say)
+
+
+def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
+         rng: random.Random, say: Callable[[str], None]) -> Session:
     session, problems = store.load(board, chart)
     for text in problems:
         say(text)
+    failing = problems[-1] if problems else None  # said already: not again
+
+    def saved(action: Callable[[], object]) -> bool:
+        nonlocal failing
+        try:
+            action()
+        except OSError as exc:
+            text = cannot_save(exc, store.dir)
+            if text != failing:
+                say(text)
+            failing = text
+            return False
+        failing = None
+        return True
+
     if session is None:
         seats = [Seat(f"{kind.capitalize()} {i + 1}", "", kind) for i, kind in enumerate(kinds)]
         session = Session.new(seats, board, chart, rng)
-        store.save(session)
+        new = session
+        saved(lambda: store.save(new))
         say(f"new game: {', '.join(s.name for s in session.seats)}")
     else:
         say(f"resumed at move {session.public().ply + 1}")
+    playing = session
     seed = rng.randrange(2**31)
     bots: dict[int, Bot] = {
         k: make_bot(seat.kind, board, chart, seed=seed + k)
@@ -65,13 +93,15 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
                 rng.shuffle(founds)
                 order = founds
         session.play(move.src, move.dst, order)
-        store.save(session)
-        say(f"saved move {obs.ply + 1}: {move.src}->{move.dst}")
+        if saved(lambda: store.save(playing)):
+            say(f"saved move {obs.ply + 1}: {move.src}->{move.dst}")
     obs = session.public()
     assert obs.revealed_clans is not None and obs.scores is not None
-    path = store.finish(session)
+    kept: list[Path] = []
+    saved(lambda: kept.append(store.finish(playing)))
     for p, name in enumerate(obs.players):
         say(f"{name}: {obs.revealed_clans[p]} {obs.scores[p]}"
             f"{' winner' if p in obs.winners else ''}")
-    say(f"record: {path}")
+    if kept:
+        say(f"record: {kept[0]}")
     return session

@@ -8,11 +8,18 @@ Writing is atomic: a temp file in the same directory is
 written and fsynced, the current save becomes the previous one, the temp file becomes the
 current one (``os.replace``), and the directory is fsynced. A kill at any moment leaves a
 complete save of the last completed move in one of the three files; :meth:`GameStore.load`
-takes the newest good one and moves damaged ones aside.
+takes the newest good one and moves damaged ones aside; a complete temp file it takes is
+made the current save at once (the next save would overwrite it).
+
+A card that refuses writes (read-only, another owner's directory, full) never stops the
+game: loading writes nothing it cannot do without, every write that fails is said in one
+sentence (:func:`cannot_save`), no temp file is left behind, and a finished game that
+cannot be kept as a record yet stays a save until it can.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -51,14 +58,45 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def cannot_save(exc: OSError, directory: Path) -> str:
+    """The one sentence the family sees when the game cannot be written to ``directory``
+    (in their language): a read-only card, a directory the game may not write to, a full
+    card each have their own; anything else names the system's error."""
+    if exc.errno == errno.EROFS:
+        return _("The game cannot be saved: the SD card is read-only; play goes on, but a "
+                 "power cut would lose it.")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return _("The game cannot be saved: it may not write to {directory} (check who owns "
+                 "it); play goes on, but a power cut would lose it.").format(
+                     directory=directory)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return _("The game cannot be saved: the SD card is full; play goes on, but a power "
+                 "cut would lose it.")
+    return _("The game cannot be saved ({error}); play goes on, but a power cut would lose "
+             "it.").format(error=exc.strerror or exc)
+
+
+def _remove(path: Path) -> None:
+    """Remove a temp file a failed write left (a full card still deletes)."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        log.info("cannot remove %s: %s", path, exc)
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file."""
+    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file; a
+    write that fails (a full card) raises OSError and leaves no temp file behind."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        _remove(tmp)
+        raise
     _fsync_dir(path.parent)
 
 
@@ -74,12 +112,17 @@ class GameStore:
         # Every save gets the next generation number; loading takes the newest good one
         # (not the one with most moves: an undo makes the newest save the shorter game).
         self.generation = 0
+        # A finished game found at load whose record could not be written (a full card):
+        # it stays the save until the record is written, before anything replaces it.
+        self._unkept: Session | None = None
 
     # ------------------------------------------------------------ saving
 
     def save(self, session: Session) -> None:
-        """Save ``session`` (after every completed move). Raises OSError if the disk fails."""
+        """Save ``session`` (after every completed move). Raises OSError if the disk fails
+        (then no temp file is left behind: the last save stays the game)."""
         self.dir.mkdir(parents=True, exist_ok=True)
+        self._keep_unkept()
         payload = {
             "game": session.to_json(),
             "seats": [{"name": s.name, "avatar": s.avatar, "kind": s.kind}
@@ -92,10 +135,14 @@ class GameStore:
         text = _canonical(payload)
         doc = json.dumps({"format": SAVE_FORMAT, "sha256": _digest(text), "payload": payload},
                          separators=(",", ":"))
-        with open(self.pending, "w", encoding="utf-8") as f:
-            f.write(doc)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.pending, "w", encoding="utf-8") as f:
+                f.write(doc)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError:
+            _remove(self.pending)
+            raise
         if self.current.exists():
             os.replace(self.current, self.previous)
         os.replace(self.pending, self.current)
@@ -106,6 +153,7 @@ class GameStore:
         """Forget the saved game (a new game replaces it). The older files go first: a cut
         in the middle must never leave an older save alone (it would bring back a move
         that was taken back, or a finished game minus its last move)."""
+        self._keep_unkept()
         for path in (self.previous, self.pending, self.current):
             path.unlink(missing_ok=True)
         if self.dir.exists():
@@ -113,6 +161,18 @@ class GameStore:
 
     def finish(self, session: Session) -> Path:
         """Keep a finished game as a record (clans-record/1) and forget the save."""
+        self._keep_unkept()
+        path = self._record(session)
+        self.discard()
+        return path
+
+    def _keep_unkept(self) -> None:
+        """The record of the finished game found at load, before its save is replaced."""
+        if self._unkept is not None:
+            self._record(self._unkept)
+            self._unkept = None
+
+    def _record(self, session: Session) -> Path:
         record = session.to_record()
         text = json.dumps(record, indent=1) + "\n"
         self.records.mkdir(parents=True, exist_ok=True)
@@ -122,53 +182,104 @@ class GameStore:
         path = existing[0] if existing else self.records / name
         if not existing:
             write_atomic(path, text)
-        self.discard()
         return path
 
     # ------------------------------------------------------------ loading
 
     def load(self, board: Board, chart: EpochChart) -> tuple[Session | None, list[str]]:
         """The newest good saved game (None if there is none) and what went wrong on the
-        way, in one friendly sentence each. Damaged files are moved aside."""
+        way, in one friendly sentence each. Damaged files are moved aside. Never raises: a
+        card that refuses writes is one more sentence, and the game still opens."""
         problems: list[str] = []
-        best: tuple[int, Session] | None = None
+        refused: list[OSError] = []  # writes the card refused on the way
+        best: tuple[int, Session, Path] | None = None
         for path in (self.current, self.pending, self.previous):
-            if not path.exists():
+            try:
+                if not path.exists():
+                    continue
+            except OSError as exc:  # a directory the game may not read
+                log.info("%s: %s", path, exc)
+                refused.append(exc)
                 continue
             try:
                 generation, session = self._read(path, board, chart)
             except SaveError as exc:
                 if path == self.pending:  # a torn temp file is normal after a power cut
-                    path.unlink(missing_ok=True)
+                    self._unlink(path, refused)
                     continue
                 log.warning("%s", exc)
-                aside = self._move_aside(path)
+                aside = self._move_aside(path, refused)
                 fault = exc.args[0].split(": ")[-1]
-                problems.append(_("The saved game was damaged ({fault}); it was moved to "
-                                  "{file} and an older save is used.").format(
-                                      fault=fault, file=aside.name))
+                if aside is None:
+                    problems.append(_("The saved game was damaged ({fault}); it could not be "
+                                      "moved aside, and an older save is used.").format(
+                                          fault=fault))
+                else:
+                    problems.append(_("The saved game was damaged ({fault}); it was moved to "
+                                      "{file} and an older save is used.").format(
+                                          fault=fault, file=aside.name))
                 continue
             if best is None or generation > best[0]:
-                best = (generation, session)
-        if best is None:
-            return None, problems
-        self.generation = best[0]
-        session = best[1]
-        if session.is_over:  # finished but not yet archived (a cut during finish)
-            self.finish(session)
-            return None, problems
-        return session, problems
+                best = (generation, session, path)
+        found: Session | None = None
+        if best is not None:
+            self.generation, found, path = best
+            if path == self.pending:
+                self._promote(refused)
+            if found.is_over:  # finished but not yet archived (a cut during finish)
+                try:
+                    self.finish(found)
+                except OSError as exc:  # the save stays until the record is written
+                    log.info("cannot keep the finished game as a record yet: %s", exc)
+                    refused.append(exc)
+                    self._unkept = found
+                found = None
+        if refused:
+            problems.append(cannot_save(refused[0], self.dir))
+        return found, problems
+
+    def _promote(self, refused: list[OSError]) -> None:
+        """Finish the save a cut interrupted: its complete temp file becomes the current
+        save (the current one, older, the previous), so the next save's temp file does not
+        overwrite the only copy of the newest move."""
+        try:
+            if self.current.exists():
+                os.replace(self.current, self.previous)
+            os.replace(self.pending, self.current)
+            _fsync_dir(self.dir)
+        except OSError as exc:  # still loaded; the card is said to refuse
+            log.info("cannot make %s the saved game: %s", self.pending, exc)
+            refused.append(exc)
+
+    def _unlink(self, path: Path, refused: list[OSError]) -> None:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as exc:
+            log.info("cannot remove %s: %s", path, exc)
+            refused.append(exc)
 
     def _read(self, path: Path, board: Board, chart: EpochChart) -> tuple[int, Session]:
+        # A crafted file can hold anything JSON can: nesting deeper than Python recurses,
+        # numbers beyond any integer (Infinity, NaN, 1e999) or too long to read, wrong types
+        # anywhere. Each is a damaged save, never a crash.
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON
             raise SaveError(f"{path}: not readable: {type(exc).__name__}") from None
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
             raise SaveError(f"{path}: not a Clans save: wrong format")
         payload = doc.get("payload")
-        if _digest(_canonical(payload)) != doc.get("sha256"):
+        if not isinstance(payload, dict):
+            raise SaveError(f"{path}: not a Clans save: no game in it")
+        try:
+            digest = _digest(_canonical(payload))
+        except (ValueError, RecursionError) as exc:
+            raise SaveError(f"{path}: not readable: {type(exc).__name__}") from None
+        if digest != doc.get("sha256"):
             raise SaveError(f"{path}: checksum mismatch")
+        generation = payload.get("generation")
+        if type(generation) is not int:
+            raise SaveError(f"{path}: bad generation")
         try:
             seats = [Seat(str(s["name"]), str(s.get("avatar", "")), str(s.get("kind", "human")))
                      for s in payload["seats"]]
@@ -176,17 +287,19 @@ class GameStore:
             session = Session.load(payload["game"], board, chart, seats=seats,
                                    can_undo=bool(payload.get("can_undo")),
                                    undo_moves=None if undo_moves is None else int(undo_moves))
-            generation = int(payload["generation"])
             guide = payload.get("guide", [])  # saves before the guide have none
             if isinstance(guide, list):
                 session.guide_seen = {g for g in guide if isinstance(g, str)}
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        except KeyError as exc:
             raise SaveError(f"{path}: incomplete: missing {exc}") from None
+        except (TypeError, AttributeError, ValueError, IndexError, OverflowError,
+                RecursionError) as exc:
+            raise SaveError(f"{path}: bad value ({type(exc).__name__})") from None
         except ClansError as exc:
             raise SaveError(f"{path}: {exc}") from None
         return generation, session
 
-    def _move_aside(self, path: Path) -> Path:
+    def _move_aside(self, path: Path, refused: list[OSError]) -> Path | None:
         aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         n = 1
         while aside.exists():
@@ -195,7 +308,9 @@ class GameStore:
         try:
             os.replace(path, aside)
         except OSError as exc:
-            log.warning("cannot move %s aside: %s", path, exc)
+            log.info("cannot move %s aside: %s", path, exc)
+            refused.append(exc)
+            return None
         return aside
 
 

@@ -12,6 +12,8 @@ import signal
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clans_pi.headless import run_headless
 from clans_pi.persistence import SAVE_FORMAT, GameStore
@@ -198,3 +200,85 @@ def test_headless_computer_players_play_a_saved_game_to_a_record(tmp_path):
     replayed = replay(json.loads(records[0].read_text()), BOARD, CHART)
     assert result(replayed) == result(session._state)
     assert sum(line.startswith("saved move") for line in lines) == session.public().ply
+
+
+# A crafted value for any place of a save, as raw JSON text: whatever JSON can say,
+# including what Python cannot hold (Infinity, NaN, 1e999, 5,000-digit integers, nesting
+# deeper than it recurses) and wrong types.
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+_RAW = (_JSON.map(lambda v: json.dumps(v))
+        | st.sampled_from(["Infinity", "-Infinity", "NaN", "1e999", "-1e999", "1" * 5000,
+                           "-" + "9" * 400, "1.5", "true", '""', "[]", "{}"])
+        | st.integers(500, 200_000).map(lambda n: "[" * n + "]" * n)
+        | st.integers(500, 200_000).map(lambda n: '{"a":' * n + "0" + "}" * n))
+
+
+def _places(value, path=()):
+    """Every place in a nested JSON value, as a path of keys and indexes."""
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _places(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _places(v, (*path, i))
+
+
+def _fuzz_dir(tmp_path_factory):
+    base = tmp_path_factory.mktemp("fuzz")
+    store = GameStore(base)
+    session = random_session(3, moves=9)
+    store.save(session)
+    m = session.public().legal_moves[0]
+    session.play(m.src, m.dst)
+    store.save(session)
+    return base, json.loads(store.current.read_text())["payload"]
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_load_never_raises_on_a_crafted_save_with_a_valid_checksum(tmp_path_factory, data):
+    """Whatever a save with a valid checksum holds, loading returns a game (or none) and
+    friendly sentences: a save it cannot use is moved aside like any damaged save."""
+    import shutil
+
+    from clans_pi.persistence import _canonical, _digest
+    from clans_pi.session import Session
+
+    global _FUZZ
+    if _FUZZ is None:
+        _FUZZ = _fuzz_dir(tmp_path_factory)
+    base, payload = _FUZZ
+    places = list(_places(payload))
+    path = data.draw(st.sampled_from(places), label="place")
+    raw = data.draw(_RAW, label="value")
+    marker = "\u0000crafted\u0000"
+    crafted = json.loads(json.dumps(payload))
+    if path:
+        parent = crafted
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = marker
+        text = _canonical(crafted).replace(json.dumps(marker), raw)
+    else:
+        text = raw
+    directory = base.parent / f"{base.name}-run"
+    shutil.rmtree(directory, ignore_errors=True)
+    shutil.copytree(base, directory)
+    head = json.dumps({"format": SAVE_FORMAT, "sha256": _digest(text)})[:-1]
+    (directory / "game.json").write_text(f'{head}, "payload": {text}}}', encoding="utf-8")
+    session, problems = GameStore(directory).load(BOARD, CHART)
+    assert session is None or isinstance(session, Session)
+    assert isinstance(problems, list) and all(isinstance(p, str) and "\n" not in p
+                                              for p in problems)
+    if problems:  # not usable: moved aside, and the previous save is the game
+        assert list(directory.glob("game.json.damaged-*")) and session is not None
+
+
+_FUZZ = None

@@ -19,6 +19,7 @@ import pygame
 
 from .. import kiosk
 from ..i18n import _
+from ..persistence import cannot_save
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
@@ -333,8 +334,8 @@ class App:
         except OSError as exc:
             log.error("cannot save the game: %s", exc)
             if not self._save_failed:
-                self.notify(_("The game cannot be saved ({error}); play goes on, but a power "
-                              "cut would lose it.").format(error=exc.strerror or exc))
+                assert self.store is not None
+                self.notify(cannot_save(exc, self.store.dir))
             self._save_failed = True
 
     def _status(self) -> str:

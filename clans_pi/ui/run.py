@@ -6,6 +6,7 @@ import logging
 import random
 import signal
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Session
+from ..state_lock import StateLock
 from ..watchdog import Notifier
 from . import languages
 from .app import App, monotonic_ms
@@ -41,8 +43,19 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     exit status the players asked for (``kiosk``: see clans_pi/kiosk.py).
 
     Under systemd it says READY=1 once the first frame is on the screen and keeps the
-    watchdog fed from the main loop (clans_pi/watchdog.py).
+    watchdog fed from the main loop (clans_pi/watchdog.py). The state directory is locked
+    first: a second game on it stops there (StateDirBusy), before any window opens.
     """
+    with StateLock.take(state_dir) if state_dir is not None else nullcontext():
+        return _play(board, chart, size=size, fullscreen=fullscreen, rotate=rotate, seed=seed,
+                     load=load, first_frame_only=first_frame_only, config=config,
+                     notices=notices, state_dir=state_dir, kiosk=kiosk)
+
+
+def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
+          rotate: int, seed: int | None, load: Any, first_frame_only: bool,
+          config: Config | None, notices: list[str] | None, state_dir: Path | None,
+          kiosk: bool) -> int:
     notifier = Notifier()
     try:
         display = Display(size, rotate=rotate, fullscreen=fullscreen)
