@@ -77,11 +77,28 @@ def bundled_file() -> str:
     return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
 
 
+#: Per face file: the characters found to have a glyph there, and those found to lack one.
+_coverage: dict[str, tuple[set[str], set[str]]] = {}
+
+
+def _lacking(path: str, text: str) -> set[str]:
+    """The characters of ``text`` the face at ``path`` has no glyph for (each character is
+    asked of the font once: wrapping measures many lines)."""
+    has, lacks = _coverage.setdefault(path, (set(), set()))
+    chars = set(text)
+    new = chars - has - lacks
+    if new:
+        missing = set(missing_glyphs("".join(new), path))
+        lacks |= missing
+        has |= new - missing
+    return chars & lacks
+
+
 @functools.lru_cache(maxsize=4096)
 def _runs(path: str, text: str) -> tuple[tuple[str, str], ...]:
     """``text`` cut into runs, each with the file that draws it: the face at ``path``, or
     the bundled font for characters the face has no glyph for and the bundled font has."""
-    lacking = set(missing_glyphs(text, path))
+    lacking = _lacking(path, text)
     if not lacking:
         return ((path, text),)
     lacking -= set(missing_glyphs("".join(lacking), None))  # neither has it: the face's box
@@ -233,7 +250,7 @@ def numeral(text: str, px: int, color: Color, *, width: int | None = None,
 
 def text_width(text: str, px: int) -> int:
     """How wide :func:`rendered` draws ``text`` at ``px`` (what wrapping measures)."""
-    if _face is None:
+    if _face is None or not _lacking(_face, text):
         return font(px).size(text)[0]
     size = _size(_face, px)
     return sum(_ttf(who, size).size(piece)[0] for who, piece in _runs(_face, text))
@@ -306,9 +323,14 @@ def wrap(text: str, px: int, width: int) -> list[str]:
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
+        # One face draws the whole paragraph (asked once, not for every trial line), or its
+        # runs are measured as they are drawn.
+        one_face = _face is None or not _lacking(_face, para)
+        plain = font(px)
         for piece, spaced in _tokens(para):
             trial = piece if not line else f"{line}{' ' if spaced else ''}{piece}"
-            if line and text_width(trial, px) > width:
+            wide = plain.size(trial)[0] if one_face else text_width(trial, px)
+            if line and wide > width:
                 lines.append(line)
                 line = piece
             else:
