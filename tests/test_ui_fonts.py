@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from clans_pi import i18n
 from clans_pi.ui import canvas, fonts, languages
 from clans_pi.ui.canvas import wrap
 from clans_pi.ui.screens.names import ACCENT_ROWS, KEY_ROWS
@@ -52,6 +53,22 @@ def test_what_japanese_needs_is_its_catalogue_and_every_latin_letter_a_name_can_
     typed = "".join(KEY_ROWS + ACCENT_ROWS)
     assert set(typed) | set(typed.lower()) <= set(fonts.LATIN)
     assert not canvas.missing_glyphs(fonts.LATIN)  # the bundled font fills any such gap
+
+
+@pytest.mark.parametrize("content", [None, b"garbage", b"\xde\x12\x04\x95\x00"])
+def test_without_a_readable_catalogue_the_check_asks_for_latin_and_a_probe(
+        monkeypatch, tmp_path, content):
+    if content is not None:
+        mo = tmp_path / "ja" / "LC_MESSAGES" / "clans_pi.mo"
+        mo.parent.mkdir(parents=True)
+        mo.write_bytes(content)  # not a catalogue, or a torn one
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    fonts.needed.cache_clear()
+    try:
+        need = fonts.needed("ja")
+    finally:
+        fonts.needed.cache_clear()
+    assert set(fonts.LATIN) <= set(need) and "村" in need and "族" not in need
 
 
 def test_a_face_that_draws_everything_is_preferred_to_one_without_latin(lookup, no_latin):

@@ -24,6 +24,7 @@ import logging
 import os
 import shutil
 import string
+import struct
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
@@ -78,7 +79,7 @@ def needed(language: str) -> str:
 
         with open(mo, "rb") as f:
             catalog = read_mo(f)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, struct.error) as exc:  # missing, or damaged
         log.debug("%s: cannot read the catalogue (%s); checking the fonts for a probe", mo,
                   exc)
         return "".join(sorted(chars))
