@@ -1,8 +1,11 @@
-"""Keep every test away from the user's own saved game and settings."""
+"""Keep every test away from the user's own saved game and settings, and from the
+machine's fonts."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.font_helpers import LATIN_AND_DIGITS, PINNED_CJK, font_without
 
 
 @pytest.fixture(autouse=True)
@@ -10,3 +13,18 @@ def _private_state(tmp_path_factory, monkeypatch):
     """Saves, records and pairings go to a fresh directory (children inherit it)."""
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path_factory.mktemp("state")))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture(autouse=True)
+def _pinned_fonts(monkeypatch):
+    """Japanese is drawn with the dev extra's font, not whatever ``fc-match`` answers here
+    (Droid Sans Fallback has no Latin letters or digits): children inherit it too."""
+    if PINNED_CJK is not None:
+        monkeypatch.setenv("CLANS_PI_CJK_FONT", PINNED_CJK)
+
+
+@pytest.fixture(scope="session")
+def no_latin(tmp_path_factory) -> str:
+    """A Japanese face without ASCII's letters, digits and punctuation, nor Latin-1, as
+    Droid Sans Fallback is (made from the pinned font, so on any machine)."""
+    return font_without(LATIN_AND_DIGITS, tmp_path_factory.mktemp("fonts") / "nolatin.otf")

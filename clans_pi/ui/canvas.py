@@ -7,13 +7,17 @@ Rendered text is cached, so a redraw costs blits, not font rendering.
 
 Text is drawn in pygame's bundled font, or in the face the language needs (Japanese: a CJK
 font, see :mod:`clans_pi.ui.fonts`), opened so that its lines are as tall as the bundled
-font's; the caches are keyed by the face. :func:`wrap` breaks Japanese between characters.
+font's; the caches are keyed by the face. Characters that face has no glyph for (a Japanese
+font without Latin letters or digits) are drawn, run by run, in the bundled font at the
+face's size on the same baseline, and measured the same way for wrapping. :func:`wrap`
+breaks Japanese between characters.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -66,13 +70,93 @@ def using_face(path: str | None) -> Iterator[None]:
 _BAND_PROBE = "国村小屋Ågjy"
 
 
+@functools.lru_cache(maxsize=1)
+def bundled_file() -> str:
+    """The bundled font's file: it draws what a language's face lacks (a Japanese face
+    without Latin letters or digits), opened at the face's own size."""
+    return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+
+
+#: Per face file: the characters found to have a glyph there, and those found to lack one.
+_coverage: dict[str, tuple[set[str], set[str]]] = {}
+
+
+def _lacking(path: str, text: str) -> set[str]:
+    """The characters of ``text`` the face at ``path`` has no glyph for (each character is
+    asked of the font once: wrapping measures many lines)."""
+    has, lacks = _coverage.setdefault(path, (set(), set()))
+    chars = set(text)
+    new = chars - has - lacks
+    if new:
+        missing = set(missing_glyphs("".join(new), path))
+        lacks |= missing
+        has |= new - missing
+    return chars & lacks
+
+
+@functools.lru_cache(maxsize=4096)
+def _runs(path: str, text: str) -> tuple[tuple[str, str], ...]:
+    """``text`` cut into runs, each with the file that draws it: the face at ``path``, or
+    the bundled font for characters the face has no glyph for and the bundled font has."""
+    lacking = _lacking(path, text)
+    if not lacking:
+        return ((path, text),)
+    lacking -= set(missing_glyphs("".join(lacking), None))  # neither has it: the face's box
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        who = bundled_file() if ch in lacking else path
+        if runs and runs[-1][0] == who:
+            runs[-1] = (who, runs[-1][1] + ch)
+        else:
+            runs.append((who, ch))
+    return tuple(runs)
+
+
+def undrawable(text: str, path: str | None = None) -> str:
+    """The characters of ``text`` that are drawn as boxes in the face at ``path`` (None:
+    the bundled font): those neither it nor, for a language's face, the bundled font has."""
+    lacking = missing_glyphs(text, path)
+    if path is None or not lacking:
+        return lacking
+    return missing_glyphs(lacking, None)
+
+
+@functools.lru_cache(maxsize=64)
+def _ttf(path: str, size: int) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(path, size)
+
+
+def _compose(path: str, text: str, size: int, color: Color) -> tuple[pygame.Surface, int]:
+    """``text`` in the face at ``path`` opened at ``size``, its runs without a glyph there
+    in the bundled font at the same size, on one baseline: (surface, baseline row)."""
+    runs = _runs(path, text)
+    if len(runs) == 1:
+        f = _ttf(runs[0][0], size)
+        return f.render(text, True, color), f.get_ascent()
+    parts = [(_ttf(who, size).render(piece, True, color), _ttf(who, size).get_ascent())
+             for who, piece in runs]
+    above = max(asc for _, asc in parts)
+    below = max(s.get_height() - asc for s, asc in parts)
+    out = pygame.Surface((sum(s.get_width() for s, _ in parts), above + below),
+                         pygame.SRCALPHA)
+    out.fill((*color[:3], 0))  # blending onto the ink's colour keeps antialiased edges true
+    x = 0
+    for s, asc in parts:
+        out.blit(s, (x, above - asc))
+        x += s.get_width()
+    return out, above
+
+
 @functools.lru_cache(maxsize=256)
-def _band(path: str, size: int) -> tuple[int, int]:
-    """(top, height) of the rows of a line of the face at ``path`` that hold ink: Noto CJK
-    leaves much room above and below its glyphs, which the screens' boxes do not have."""
-    r = pygame.font.Font(path, size).render(_BAND_PROBE, True, (255, 255, 255))
-    ink = r.get_bounding_rect()
-    return ink.top, ink.height
+def _band_at(path: str, size: int) -> tuple[int, int]:
+    """(top, height) of the rows of a line of the face at ``path`` opened at ``size`` that
+    hold ink, top counted from the baseline: Noto CJK leaves much room above and below its
+    glyphs, which the screens' boxes do not have."""
+    surf, baseline = _compose(path, _BAND_PROBE, size, (255, 255, 255))
+    ink = surf.get_bounding_rect()
+    return ink.top - baseline, ink.height
 
 
 @functools.lru_cache(maxsize=8)
@@ -81,7 +165,12 @@ def _scale(path: str) -> float:
     a line of the bundled font at the same ``px``: every box sized for the bundled font
     then holds it, and Japanese reads at about the size of the Latin text."""
     probe = 48
-    return pygame.font.Font(None, probe).get_height() / _band(path, probe)[1]
+    return _font(None, probe).get_height() / _band_at(path, probe)[1]
+
+
+def _band(path: str, px: int) -> tuple[int, int]:
+    """:func:`_band_at` for the face at ``path`` drawing text at ``px``."""
+    return _band_at(path, _size(path, px))
 
 
 @functools.lru_cache(maxsize=64)
@@ -90,12 +179,13 @@ def _font(path: str | None, px: int) -> pygame.font.Font:
         pygame.font.init()
     if path is None:
         return pygame.font.Font(None, max(MIN_FONT, px))
-    return pygame.font.Font(path, _size(path, px))
+    return _ttf(path, _size(path, px))
 
 
 def font(px: int) -> pygame.font.Font:
     """The UI font at ``px`` pixels: pygame's bundled font (same look on every machine), or
-    the face set for a language it cannot draw (Japanese)."""
+    the face set for a language it cannot draw (Japanese). Characters that face lacks are
+    drawn in the bundled font (:func:`rendered`, :func:`text_width`)."""
     return _font(_face, px)
 
 
@@ -119,7 +209,7 @@ def line_size(px: int) -> int:
     """The distance between lines of text at ``px`` in the face in use."""
     if _face is None:
         return font(px).get_linesize()
-    return round(_band(_face, _size(_face, px))[1] * 1.15)
+    return round(_band(_face, px)[1] * 1.15)
 
 
 def _size(path: str, px: int) -> int:
@@ -128,16 +218,22 @@ def _size(path: str, px: int) -> int:
 
 @functools.lru_cache(maxsize=2048)
 def _rendered(path: str | None, text: str, px: int, color: Color) -> pygame.Surface:
-    surf = _font(path, px).render(text, True, color)
     if path is None:
-        return surf
-    top, height = _band(path, _size(path, px))
-    height = max(1, min(height, surf.get_height() - top))
-    return surf.subsurface((0, top, surf.get_width(), height)).copy()
+        return _font(None, px).render(text, True, color)
+    surf, baseline = _compose(path, text, _size(path, px), color)
+    top, height = _band(path, px)
+    top += baseline
+    if top >= 0 and top + height <= surf.get_height():
+        return surf.subsurface((0, top, surf.get_width(), height)).copy()
+    out = pygame.Surface((surf.get_width(), max(1, height)), pygame.SRCALPHA)
+    out.fill((*color[:3], 0))
+    out.blit(surf, (0, -top))
+    return out
 
 
 def rendered(text: str, px: int, color: Color) -> pygame.Surface:
-    """``text`` rendered anti-aliased at ``px`` in ``color`` (cached)."""
+    """``text`` rendered anti-aliased at ``px`` in ``color`` (cached): in the face in use,
+    runs of characters it has no glyph for in the bundled font."""
     return _rendered(_face, text, px, color)
 
 
@@ -153,7 +249,11 @@ def numeral(text: str, px: int, color: Color, *, width: int | None = None,
 
 
 def text_width(text: str, px: int) -> int:
-    return font(px).size(text)[0]
+    """How wide :func:`rendered` draws ``text`` at ``px`` (what wrapping measures)."""
+    if _face is None or not _lacking(_face, text):
+        return font(px).size(text)[0]
+    size = _size(_face, px)
+    return sum(_ttf(who, size).size(piece)[0] for who, piece in _runs(_face, text))
 
 
 def fit_size(text: str, px: int, width: int, min_px: int | None = None) -> int:
@@ -223,9 +323,14 @@ def wrap(text: str, px: int, width: int) -> list[str]:
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
+        # One face draws the whole paragraph (asked once, not for every trial line), or its
+        # runs are measured as they are drawn.
+        one_face = _face is None or not _lacking(_face, para)
+        plain = font(px)
         for piece, spaced in _tokens(para):
             trial = piece if not line else f"{line}{' ' if spaced else ''}{piece}"
-            if line and text_width(trial, px) > width:
+            wide = plain.size(trial)[0] if one_face else text_width(trial, px)
+            if line and wide > width:
                 lines.append(line)
                 line = piece
             else:
@@ -291,7 +396,7 @@ class Canvas:
         if _face is None:
             px = min(px, max(MIN_FONT, box.height))
         else:  # a face opened to the bundled font's line height: check that height itself
-            while px > MIN_FONT and _band(_face, _size(_face, px))[1] > box.height + 2:
+            while px > MIN_FONT and _band(_face, px)[1] > box.height + 2:
                 px -= 1
         size = fit_size(text, px, box.width, min_px)
         surf = rendered(text, size, color)
@@ -314,7 +419,7 @@ class Canvas:
         self.surface.blit(surf, r)
         if self.record:
             self.records.append(Drawn("text", text, r, pygame.Rect(box), fits,
-                                      missing_glyphs(text, _face)))
+                                      undrawable(text, _face)))
         return r
 
     def paragraph(self, text: str, box: pygame.Rect, px: int, color: Color, *,

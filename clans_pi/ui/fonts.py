@@ -6,9 +6,14 @@ The bundled font (freesansbold) has every letter English, German, French and Ita
 the lookup tries, in order: ``CLANS_PI_CJK_FONT`` (a file), the paths where Debian's
 fonts-noto-cjk puts its fonts (the Pi installer and the image add that package),
 ``fc-match :lang=ja``, and last an installed ``noto-cjk-sans-jp-regular`` package (the
-project's dev extra, so the tests have a CJK font on any machine). A candidate counts only
-if it really draws Japanese. With none, Japanese is not offered: English is shown and the
-reason is logged (never tofu boxes).
+project's dev extra; the tests pin it through ``CLANS_PI_CJK_FONT``). A candidate counts
+only if it really draws Japanese, and the first that draws everything the Japanese screens
+hold (every character of the catalogue, Latin letters with the names' accents, digits,
+punctuation: :func:`needed`) is taken. ``fc-match`` may answer one that lacks Latin letters
+and digits (Droid Sans Fallback, which ImageMagick and Ghostscript pull in): when no
+candidate draws everything, the first whose gaps the bundled font fills is taken, and
+:mod:`clans_pi.ui.canvas` draws those characters in the bundled font, run by run. With none,
+Japanese is not offered: English is shown and the reason is logged (never tofu boxes).
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ import importlib.util
 import logging
 import os
 import shutil
+import string
+import struct
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
+from .. import i18n
 from .canvas import missing_glyphs
 
 log = logging.getLogger(__name__)
@@ -43,6 +51,12 @@ KNOWN_PATHS: Final = (
 FONT_PACKAGE: Final = "noto_cjk_sans_jp_regular"
 INSTALL_HINT: Final = "sudo apt install fonts-noto-cjk"
 _PROBE: Final = "日本語の村と小屋"
+#: What every language's screens may show besides its catalogue: printable ASCII (names,
+#: digits, roman epoch numerals, punctuation) and the accented letters of the names'
+#: keyboard (Latin-1's letters and Œ œ).
+LATIN: Final = "".join(
+    sorted(set(string.printable) - set(string.whitespace)
+           | {chr(c) for c in range(0xC0, 0x100) if chr(c).isalpha()} | set("Œœ")))
 
 
 def has_japanese(path: str | os.PathLike[str]) -> bool:
@@ -52,6 +66,29 @@ def has_japanese(path: str | os.PathLike[str]) -> bool:
         return not missing_glyphs(_PROBE, os.fspath(path))
     except (OSError, RuntimeError, ValueError):  # pygame.error is a RuntimeError
         return False
+
+
+@functools.lru_cache(maxsize=8)
+def needed(language: str) -> str:
+    """Every character ``language``'s screens may show: its compiled catalogue's
+    translations and :data:`LATIN` (the catalogue missing: a probe of Japanese instead)."""
+    chars = set(LATIN) | set(_PROBE)
+    mo = i18n.LOCALE_DIR / language / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+    try:
+        from babel.messages.mofile import read_mo
+
+        with open(mo, "rb") as f:
+            catalog = read_mo(f)
+    except (OSError, ValueError, struct.error) as exc:  # missing, or damaged
+        log.debug("%s: cannot read the catalogue (%s); checking the fonts for a probe", mo,
+                  exc)
+        return "".join(sorted(chars))
+    for m in catalog:
+        if m.id:
+            forms = m.string if isinstance(m.string, list | tuple) else (m.string,)
+            for form in forms:
+                chars |= set(form or "")
+    return "".join(sorted(ch for ch in chars if not ch.isspace()))
 
 
 def _fc_match() -> str | None:
@@ -91,16 +128,36 @@ def candidates() -> Iterable[str]:
 
 @functools.lru_cache(maxsize=1)
 def cjk_font() -> str | None:
-    """The first candidate that draws Japanese, or None (looked up once)."""
-    tried = []
+    """The first candidate that draws everything Japanese needs; else the first that draws
+    Japanese and whose gaps the bundled font fills (it draws those); else None. Looked up
+    once."""
+    need = needed("ja")
+    tried: list[str] = []
+    second: tuple[str, str] | None = None
     for path in candidates():
-        if has_japanese(path):
+        if not has_japanese(path):
+            tried.append(f"{path} (no Japanese, or not a font)")
+            continue
+        lacking = missing_glyphs(need, path)
+        if not lacking:
             log.info("Japanese text uses the font %s", path)
             return path
-        tried.append(path)
+        unfilled = missing_glyphs(lacking, None)  # the bundled font cannot draw them either
+        if second is None and not unfilled:
+            second = (path, lacking)
+        tried.append(f"{path} (lacks {_shown(unfilled or lacking)})")
+    if second is not None:
+        path, lacking = second
+        log.info("Japanese text uses the font %s, and the bundled font for the %d characters "
+                 "it lacks (%s)", path, len(lacking), _shown(lacking))
+        return path
     log.warning("no font with Japanese characters (tried: %s); Japanese is not offered "
                 "(install one: %s)", ", ".join(tried) or "none found", INSTALL_HINT)
     return None
+
+
+def _shown(chars: str, most: int = 12) -> str:
+    return repr(chars if len(chars) <= most else chars[:most] + "…")
 
 
 def face_for(language: str) -> tuple[str | None, str | None]:

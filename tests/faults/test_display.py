@@ -1,0 +1,96 @@
+"""Faults of the display: the machine's fonts. A Japanese face without Latin letters or
+digits (Droid Sans Fallback, which ``fc-match :lang=ja`` answers where ImageMagick or
+Ghostscript pulled in fonts-droid-fallback), and no Japanese face at all.
+
+The faces are made on any machine from the pinned font (tests/font_helpers.py): the same
+glyphs with the characters the machine's face lacks taken out of its character map."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from clans_pi import i18n
+from clans_pi.config import Config
+from clans_pi.ui import canvas, fonts, languages
+from clans_pi.ui.run import play
+from clans_pi.ui.screens.language import LanguageScreen
+from tests.faults import fault
+from tests.i18n_helpers import language, text_problems
+from tests.test_ui_guide_cards import _card_app
+from tests.test_ui_layout import SCREENS
+from tests.ui_helpers import BOARD, CHART, offscreen_app
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """A machine (a Pi, no dev extra) whose only Japanese face is what fc-match answers."""
+    def having(path: str | None) -> None:
+        monkeypatch.delenv("CLANS_PI_CJK_FONT", raising=False)
+        monkeypatch.setattr(fonts, "KNOWN_PATHS", ())
+        monkeypatch.setattr(fonts, "_fc_match", lambda: path)
+        monkeypatch.setattr(fonts, "_package_font", lambda: None)
+        fonts.cjk_font.cache_clear()
+
+    yield having
+    fonts.cjk_font.cache_clear()
+    assert languages.use("en") is None
+    fonts.cjk_font.cache_clear()
+
+
+def _ink(text: str, px: int = 24) -> bytes:
+    surf = canvas.rendered(text, px, (255, 255, 255))
+    return bytes(surf.get_view("A"))  # type: ignore[arg-type]
+
+
+@fault("display", "the Japanese font has no Latin letters or digits (Droid Sans Fallback)",
+       sees="names and numbers in the bundled font inside Japanese text, no boxes",
+       kept="Japanese, the game")
+def test_a_japanese_font_without_latin_letters_borrows_them_from_the_bundled_font(
+        machine, no_latin, caplog):
+    machine(no_latin)
+    with caplog.at_level(logging.INFO, logger="clans_pi.ui.fonts"):
+        assert fonts.cjk_font() == no_latin  # it draws Japanese: nothing better here
+    with language("ja"):
+        assert canvas.face() == no_latin
+        app = _card_app((800, 480), "secret")
+        shown = {d.name for d in app.canvas.records if d.kind == "text"}
+        assert "Annaさんだけが見てください" in shown
+        assert not text_problems(app)
+        for name in ("play", "reveal", "rules1"):
+            app, _ = offscreen_app()
+            app.seats = []
+            SCREENS[name](app)
+            app.redraw()
+            assert not text_problems(app), (name, text_problems(app))
+        # Boxes are all alike; letters and digits are not.
+        assert _ink("Anna") != _ink("Bbbb") and _ink("0123") != _ink("4567")
+        assert _ink("Annaさん") != _ink("Bbbbさん")
+        assert canvas.missing_glyphs("Anna", no_latin) == "Anna"  # the face alone: boxes
+        assert canvas._runs(no_latin, "Annaさん") == (
+            (canvas.bundled_file(), "Anna"), (no_latin, "さん"))
+    assert "and the bundled font for the" in caplog.text
+
+
+@fault("display", "no Japanese font at all",
+       sees="Japanese greyed out with `sudo apt install fonts-noto-cjk`; English shown",
+       kept="the game, in English")
+def test_without_any_japanese_font_japanese_is_greyed_out_with_the_apt_hint(
+        machine, tmp_path, caplog):
+    machine(None)
+    app, _ = offscreen_app()
+    app.start_menu()
+    app.show(LanguageScreen(app, lambda code: None, app.start_menu))
+    app.redraw()
+    assert not app.screen.button("lang_ja").enabled
+    shown = {d.name for d in app.canvas.records if d.kind == "text"}
+    assert "Japanese needs a Japanese font: sudo apt install fonts-noto-cjk" in shown
+    assert not text_problems(app)
+    caplog.clear()  # the lookup said it once (cached); now the settings ask for Japanese
+    with caplog.at_level(logging.WARNING):
+        play(BOARD, CHART, size=(800, 480), fullscreen=False, rotate=0, seed=1,
+             first_frame_only=True, config=Config(language="ja"), state_dir=tmp_path)
+    assert i18n.language() == "en"
+    assert sum("fonts-noto-cjk" in r.getMessage() for r in caplog.records) == 1
+    assert not any(r.exc_info for r in caplog.records)
