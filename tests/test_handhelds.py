@@ -1043,3 +1043,21 @@ def test_a_handheld_moved_while_its_old_port_is_silent_needs_no_pairing(rig: Rig
     assert rig.hub.take_notices() == [
         "A second handheld says it is seat 1's: it gets nothing until it is paired again "
         "(Handhelds, on the start screen)"]
+
+
+def test_a_slow_loop_does_not_hand_a_live_handhelds_uid_to_a_forger(rig: Rig) -> None:
+    """The app's loop stalls for 2.5 s (a slow SD card, say) while handheld B keeps talking
+    and a forger, polled first, says B's uid: B's waiting frames are read before deciding,
+    so B is still live and the forger gets nothing."""
+    forger = rig.device(UID_B, hello=False)  # plugged first: its port is polled first
+    rig.run(300)
+    a, b = dealt(rig)
+    forger.link.send(protocol.HELLO, protocol.hello_body(UID_B, "1.1.0"))
+    for _ in range(2500 // STEP_MS):  # the devices go on; the host does not poll
+        rig.clock.now += STEP_MS
+        for dev in (a, b, forger):
+            dev.step()
+    rig.run(2000)
+    assert forger.clan is None and forger.shows() == [] and b.clan == 1
+    assert rig.seats[1].available and (1, "duplicate") in rig.seat_events
+    assert (1, "lost") not in rig.seat_events

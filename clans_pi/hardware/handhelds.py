@@ -449,15 +449,19 @@ class HandheldManager:
             return []  # still the second one (it said HELLO again): nothing new
         held = self._owner.get(uid)
         owner = self._conns.get(held) if held is not None and held != path else None
+        out: list[Event] = []
+        if owner is not None and not owner.live and owner.state == "ready":
+            # Its frames may be waiting unread (the app's loop was slow): read them first.
+            out += self._route(owner, owner.poll())
         if owner is not None and owner.live:
             self._stray.add(path)
             log.warning("%s says it is handheld %s, which is still talking on %s: it gets "
                         "nothing until it is paired again", path, uid, held)
-            return [("duplicate", uid, path)]
+            return [*out, ("duplicate", uid, path)]
         if owner is not None:
             owner.give_up(f"its uid is now on {path}")
         self._owner[uid] = path
-        return [event]
+        return [*out, event]
 
     def bind(self, uid: str, path: str) -> None:
         """Pairing on screen chose the handheld on ``path`` for ``uid``: it holds the uid from
