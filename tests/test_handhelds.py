@@ -6,6 +6,7 @@ silent and foreign devices, the udev rule, and no clan in any log line."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import logging
@@ -720,6 +721,12 @@ def test_close_clears_ready_handhelds_and_is_idempotent(rig: Rig) -> None:
 
 @pytest.fixture
 def firmware() -> Iterator[SimpleNamespace]:
+    with firmware_modules() as fw:
+        yield fw
+
+
+@contextlib.contextmanager
+def firmware_modules() -> Iterator[SimpleNamespace]:
     """The firmware modules as on the Pico (``import protocol`` is our protocol.py: the same
     file) on a fresh fake board; sys.modules put back afterwards."""
     names = ("config", "hw", "handheld", "protocol")
