@@ -128,7 +128,6 @@ class HandheldConnection:
         self.uid: str | None = None
         self.firmware: str | None = None
         self.why = ""  # why it is lost or foreign
-        self.ready_at: int | None = None
         self._now = now_ms
         self._opened_at = now_ms()
         self._events: list[Event] = []
@@ -216,7 +215,6 @@ class HandheldConnection:
         # Already ready (the handheld restarted, or our ACK of its HELLO was lost): no reset,
         # so it keeps hearing the same host session and stays welcomed.
         self.uid, self.firmware, self.state, self.why = uid, firmware, "ready", ""
-        self.ready_at = self._now()
         self.link.send(protocol.WELCOME)
         self.link.send(protocol.CLEAR)  # whatever it held is forgotten; its seat re-sends
         log.info("handheld %s ready on %s (firmware %s)", uid, self.path, firmware)
