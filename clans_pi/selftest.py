@@ -135,6 +135,7 @@ def _handheld_part(config: Config, report: Report, seconds: float,
     manager = manager_factory()
     found: dict[str, str] = {}
     foreign: list[str] = []
+    twice: list[str] = []
     try:
         end = clock() + max(4.0, min(seconds, 6.0))
         while clock() < end:
@@ -142,6 +143,10 @@ def _handheld_part(config: Config, report: Report, seconds: float,
                 if event[0] == "ready":
                     found[event[1]] = event[2]
                     report.say(f"  handheld {event[1]}: firmware {event[2]}")
+                elif event[0] == "duplicate":
+                    twice.append(str(event[2]))
+                    report.say(f"  {event[2]}: says it is handheld {event[1]} too (two "
+                               "handhelds with one id: only the first gets anything)")
                 elif event[0] == "foreign":
                     foreign.append(str(event[1]))
                     report.say(f"  {event[1]}: has a Pico's USB id but does not speak our "
@@ -157,3 +162,5 @@ def _handheld_part(config: Config, report: Report, seconds: float,
         report.say(f"  {len(found)} found; no seat uses a handheld in the settings")
     if foreign:
         report.check("handheld firmware", False, f"{len(foreign)} device(s) not answering")
+    if twice:
+        report.check("handheld ids", False, f"{len(twice)} port(s) say an id already in use")

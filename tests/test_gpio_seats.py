@@ -97,8 +97,11 @@ def test_nothing_shows_without_a_clan(factory: MockFactory, seat: GpioSeat) -> N
     seat.poll(0)
     button(factory).drive_low()
     assert seat.poll(10) == [] and seat.poll(100) == ["press"] and led(factory) == OFF
-    seat.set_clan("red")  # dealt while held: shows at once
-    assert led(factory) == (1, 0, 0)
+    seat.set_clan("red")  # dealt while held: that press began before, it shows nothing
+    assert led(factory) == OFF and seat.poll(200) == [] and led(factory) == OFF
+    button(factory).drive_high()
+    seat.poll(300)
+    assert seat.poll(400) == ["release"]
 
 
 def test_bounce_is_filtered_into_one_press_and_one_release(
@@ -204,8 +207,8 @@ def test_a_button_down_from_the_start_is_no_press_but_gets_stuck(factory: MockFa
     with GpioSeat(PINS, pin_factory=factory) as seat:
         seat.set_clan("yellow")
         assert seat.held and seat.poll(1000) == []
-        assert led(factory) == pytest.approx(CLAN_RGB["yellow"])
-        assert seat.poll(1000 + STUCK_MS - 1) == []
+        assert led(factory) == OFF  # down since before the clan: not a press for it
+        assert seat.poll(1000 + STUCK_MS - 1) == [] and led(factory) == OFF
         assert seat.poll(1000 + STUCK_MS) == ["stuck"] and led(factory) == OFF
 
 
@@ -266,16 +269,19 @@ def test_common_anode_led_and_pull_down_button(factory: MockFactory) -> None:
 def test_pins_without_pwm_show_full_colours(global_factory: None) -> None:
     plain = MockFactory(pin_class=MockPin)  # what GPIOZERO_PIN_FACTORY=mock gives
     with GpioSeat(PINS, pin_factory=plain) as seat:
-        seat.poll(0)
-        button(plain).drive_low()
-        seat.poll(10)
-        seat.poll(100)
-        seat.set_clan("yellow")
-        assert led(plain) == (1, 1, 0)
-        seat.set_clan("black")
-        assert led(plain) == (1, 1, 1)
-        seat.set_clan("blue")
-        assert led(plain) == (0, 0, 1)
+        t = 0
+        for clan, rgb in (("yellow", (1, 1, 0)), ("black", (1, 1, 1)), ("blue", (0, 0, 1))):
+            seat.set_clan(clan)
+            seat.poll(t)
+            button(plain).drive_low()
+            seat.poll(t + 10)
+            seat.poll(t + 100)
+            assert led(plain) == rgb
+            button(plain).drive_high()
+            seat.poll(t + 200)
+            seat.poll(t + 300)
+            assert led(plain) == (0, 0, 0)
+            t += 1000
 
 
 def test_a_white_fifth_clan_lights_every_die_fully(factory: MockFactory) -> None:
@@ -289,7 +295,13 @@ def test_a_white_fifth_clan_lights_every_die_fully(factory: MockFactory) -> None
         button(factory).drive_low()
         assert seat.poll(10) == [] and seat.poll(100) == ["press"]
         assert led(factory) == pytest.approx((1, 1, 1))
+        button(factory).drive_high()
+        seat.poll(200)
+        seat.poll(300)
         seat.set_clan("green")
+        button(factory).drive_low()
+        seat.poll(400)
+        seat.poll(500)
         assert led(factory) == pytest.approx((0, 1, 0))
         button(factory).drive_high()
 
@@ -417,3 +429,78 @@ def test_with_the_mock_factory_from_the_environment_seats_open(
     finally:
         seats[1].close()
         Device.pin_factory.close()
+
+
+# ------------------------------------------------------------ a press must begin after the deal
+
+
+@pytest.mark.parametrize("why", ["held by a hand", "shorted to GND"])
+def test_a_button_held_when_the_clan_is_set_lights_nothing_until_let_go(
+        factory: MockFactory, why: str) -> None:
+    """A child leaning on the button during the deal, a shorted button or a wrong
+    button_pull_up: the clan is set while the button is down. Nothing lights (R22: nobody
+    asked to see it), neither before nor after the debounce, until the button is let go and
+    pressed again; a shorted button still says "stuck" after STUCK_MS."""
+    if why == "shorted to GND":
+        factory.pin(PINS.button, pin_class=GroundedPin)
+    with GpioSeat(PINS, pin_factory=factory) as seat:
+        seat.poll(0)
+        if why == "held by a hand":
+            button(factory).drive_low()
+            assert seat.poll(10) == [] and seat.poll(100) == ["press"]
+        seat.set_clan("red")
+        assert led(factory) == OFF and seat.held
+        t = 200
+        events: list[str] = []
+        while t < 100 + STUCK_MS + 500:
+            events += seat.poll(t)
+            assert led(factory) == OFF, f"lit at {t} ms with no press since the deal"
+            t += 20
+        assert events == ["stuck"]
+        if why == "shorted to GND":
+            return  # it never comes up: dark for good, and the screen says why
+        button(factory).drive_high()
+        assert seat.poll(t) == [] and seat.poll(t + DEBOUNCE_MS + 5) == ["release"]
+        assert led(factory) == OFF
+        button(factory).drive_low()  # a press that began after the deal: it lights
+        assert seat.poll(t + 200) == [] and seat.poll(t + 300) == ["press"]
+        assert led(factory) == (1, 0, 0)
+        button(factory).drive_high()
+
+
+def test_a_new_clan_while_held_waits_for_a_new_press(factory: MockFactory,
+                                                     seat: GpioSeat) -> None:
+    """Held through a new deal (or a rematch): the old press shows nothing of the new clan."""
+    seat.set_clan("green")
+    seat.poll(0)
+    button(factory).drive_low()
+    seat.poll(10)
+    assert seat.poll(100) == ["press"] and led(factory) == (0, 1, 0)
+    seat.set_clan("blue")
+    assert led(factory) == OFF
+    assert seat.poll(200) == [] and led(factory) == OFF
+    button(factory).drive_high()
+    seat.poll(300)
+    assert seat.poll(400) == ["release"] and led(factory) == OFF
+    button(factory).drive_low()
+    seat.poll(500)
+    assert seat.poll(600) == ["press"] and led(factory) == (0, 0, 1)
+    button(factory).drive_high()
+
+
+def test_a_bounce_at_the_deal_is_not_a_press_from_before_it(factory: MockFactory,
+                                                             seat: GpioSeat) -> None:
+    """The contacts chatter just as the clan is set, then the button is up: the next real
+    press lights (the chatter did not leave the seat waiting for a release that never
+    comes)."""
+    seat.poll(0)
+    pin = button(factory)
+    pin.drive_low()
+    seat.poll(100)
+    seat.set_clan("yellow")  # a 5 ms blip, down at this moment
+    pin.drive_high()
+    assert seat.poll(105) == [] and seat.poll(105 + DEBOUNCE_MS + 5) == []
+    pin.drive_low()
+    seat.poll(300)
+    assert seat.poll(400) == ["press"] and led(factory) == pytest.approx(CLAN_RGB["yellow"])
+    pin.drive_high()

@@ -6,6 +6,7 @@ silent and foreign devices, the udev rule, and no clan in any log line."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import logging
@@ -720,6 +721,12 @@ def test_close_clears_ready_handhelds_and_is_idempotent(rig: Rig) -> None:
 
 @pytest.fixture
 def firmware() -> Iterator[SimpleNamespace]:
+    with firmware_modules() as fw:
+        yield fw
+
+
+@contextlib.contextmanager
+def firmware_modules() -> Iterator[SimpleNamespace]:
     """The firmware modules as on the Pico (``import protocol`` is our protocol.py: the same
     file) on a fresh fake board; sys.modules put back afterwards."""
     names = ("config", "hw", "handheld", "protocol")
@@ -895,3 +902,169 @@ def test_a_whole_game_logs_what_happens_but_no_clan(rig: Rig,
                      "ready", "seat 2: handheld lost", "seat 2: handheld back"):
         assert any(expected in line for line in lines), expected
     assert clan_lines(caplog.records) == []
+
+
+# --------------------------------------------------------------------------- stray claims
+
+
+def foreign_hello(uid: bytes, seq: int = 77) -> bytes:
+    """A CRC-valid HELLO with ``uid``, as noise, a glitch or a forger could put on a port."""
+    return frame(protocol.HELLO, seq, protocol.hello_body(uid, "1.1.0"))
+
+
+def dealt(rig: Rig) -> tuple[FakeHandheld, FakeHandheld]:
+    """Handheld A on seat 1 holding red, B on seat 2 holding blue."""
+    a, b = rig.device(UID_A), rig.device(UID_B)
+    rig.ready(a, b)
+    rig.pair(0, a)
+    rig.pair(1, b)
+    rig.seats[0].set_clan("red")
+    rig.seats[1].set_clan("blue")
+    rig.run(300)
+    assert (a.clan, b.clan) == (0, 1)
+    rig.seat_events.clear()
+    rig.hub.take_notices()
+    return a, b
+
+
+@pytest.mark.parametrize("uid", [UID_C, UID_B], ids=["unknown uid", "seat 2's uid"])
+def test_a_foreign_hello_on_a_paired_port_changes_nothing(rig: Rig, uid: bytes) -> None:
+    """One CRC-valid HELLO with another uid on seat 1's port: the port is still handheld A's
+    (a USB port is one device until it is unplugged). Seat 1 is not lost, A keeps its clan
+    and is sent nothing, and with seat 2's uid the port never gets seat 2's clan (R22)."""
+    a, b = dealt(rig)
+    mark_a, mark_b = len(a.received), len(b.received)
+    a.write_raw(foreign_hello(uid))
+    rig.run(6000)
+    assert rig.seat_events == [] and rig.seats[0].available and rig.seats[1].available
+    assert a.kinds()[mark_a:] == [] and a.clan == 0 and a.shows() == ["red"]
+    assert b.kinds()[mark_b:] == [] and b.clan == 1
+    assert rig.manager.counts["other_uid"] == 1 and rig.manager.counts["lost"] == 0
+    conn = rig.manager.connection(a.path)
+    assert conn is not None and conn.uid == UID_A.hex() and conn.state == "ready"
+    a.press(True)
+    rig.run(200)
+    assert rig.seat_events == [(0, "press")]
+    rig.seats[1].set_clan("green")
+    rig.run(300)
+    assert b.shows() == ["blue", "green"] and a.shows() == ["red"]
+
+
+def test_a_foreign_hello_while_a_port_is_lost_does_not_take_it(rig: Rig) -> None:
+    """Handheld A hangs (seat 1 lost, the host goes quiet on its port); a HELLO with seat 2's
+    uid turns up there: the port is not given to seat 2, and when A wakes it is back."""
+    a, b = dealt(rig)
+    a.silent = True
+    rig.run_until(lambda: rig.seat_events == [(0, "lost")])
+    a.write_raw(foreign_hello(UID_B))
+    rig.run(500)
+    a.silent = False
+    took = rig.run_until(lambda: (0, "back") in rig.seat_events, ms=8000)
+    assert took <= protocol.TIMEOUT_MS + 500
+    rig.run(300)
+    assert rig.seat_events == [(0, "lost"), (0, "back")]
+    assert a.clan == 0 and "blue" not in a.shows() and b.clan == 1 and b.shows() == ["blue"]
+
+
+def test_the_real_firmware_shrugs_off_a_foreign_hello(rig: Rig, firmware) -> None:
+    """The Pico of the report: after the foreign HELLO its seat stays, its status LED
+    means what it says, and holding the button shows its own seat's clan."""
+    pico = FirmwareHandheld(firmware, rig.clock)
+    rig.attach(pico)
+    rig.ready(pico)
+    rig.pair(2, pico)
+    rig.seats[2].set_clan("green")
+    rig.run(200)
+    rig.seat_events.clear()
+    pico.write_raw(foreign_hello(UID_C))
+    rig.run(5000)
+    assert rig.seat_events == [] and rig.seats[2].available
+    assert pico.hand.welcomed and pico.link.alive and pico.hand.hellos == 1
+    pico.press()
+    rig.run(100)
+    assert pico.colour() == "green" and rig.seat_events == [(2, "press")]
+    pico.press(False)
+    rig.run(100)
+
+
+def test_a_forged_uid_on_another_port_gets_nothing(rig: Rig) -> None:
+    """A second device says it is seat 2's handheld B while B is still talking: it gets no
+    clan and no result (R22), its button is nobody's, B keeps everything, and the screen
+    says so without naming a clan. Paired again on screen, it is seat 2's and B is not."""
+    a, b = dealt(rig)
+    mark_b = len(b.received)
+    forger = rig.device(UID_B)
+    rig.run(3000)
+    assert forger.welcomed and forger.kinds() == ["WELCOME", "CLEAR"] and forger.clan is None
+    notices = rig.hub.take_notices()
+    assert notices == ["A second handheld says it is seat 2's: it gets nothing until it is "
+                       "paired again (Handhelds, on the start screen)"]
+    assert not SECRET.search(" ".join(notices))
+    assert rig.seat_events == [(1, "duplicate")] and rig.seats[1].available
+    assert b.kinds()[mark_b:] == [] and b.clan == 1
+    rig.seat_events.clear()
+    forger.press(True)
+    rig.run(200)
+    forger.press(False)
+    rig.run(200)
+    assert rig.seat_events == []  # the forger's button is nobody's
+    rig.seats[1].set_clan("yellow")
+    rig.seats[1].show_result("yellow", True, 1)
+    rig.run(500)
+    assert forger.kinds() == ["WELCOME", "CLEAR"] and forger.result is None
+    assert b.shows() == ["blue", "yellow"] and b.result == (3, True, 1)
+    assert rig.manager.counts["lost"] == 0 and rig.hub.take_notices() == []
+    # Paired again on screen (the family chose it): now it is seat 2's, B gets CLEAR only.
+    rig.seats[1].set_clan("green")
+    rig.run(300)
+    mark_b = len(b.received)
+    rig.pair(1, forger)
+    rig.run(300)
+    assert forger.clan == 2 and forger.shows() == ["green"]
+    assert b.kinds()[mark_b:] == ["CLEAR"] and b.clan is None and b.result is None
+    b.press(True)
+    rig.run(200)
+    assert rig.seat_events == [(1, "paired"), (1, "release")]  # B's button: nobody's now
+    rig.seats[1].set_clan("red")
+    rig.run(300)
+    assert forger.shows() == ["green", "red"] and b.kinds()[mark_b:] == ["CLEAR"]
+    assert a.shows() == ["red"] and a.clan == 0  # seat 1 never noticed any of it
+
+
+def test_a_handheld_moved_while_its_old_port_is_silent_needs_no_pairing(rig: Rig) -> None:
+    """The legitimate case: the same handheld replugged, its old port silent but not yet
+    lost. It comes back at once on the new port; if the old port ever speaks again as the
+    same uid it is the second one, and gets nothing."""
+    a, _b = dealt(rig)
+    a.silent = True  # the old port stays open and listed, but nothing comes from it
+    rig.run(2 * protocol.HEARTBEAT_MS + 100)
+    again = rig.device(UID_A)
+    took = rig.run_until(lambda: again.clan == 0)
+    assert took <= handhelds.RESCAN_MS + 500
+    assert rig.seats[0].available and rig.hub.take_notices() == []
+    assert (0, "lost") not in rig.seat_events
+    a.silent = False  # the old one wakes (two devices, one uid): it is the second one now
+    rig.run(8000)
+    assert a.clan is None and "red" not in a.shows()[1:]
+    assert again.clan == 0 and rig.seats[0].available
+    assert rig.hub.take_notices() == [
+        "A second handheld says it is seat 1's: it gets nothing until it is paired again "
+        "(Handhelds, on the start screen)"]
+
+
+def test_a_slow_loop_does_not_hand_a_live_handhelds_uid_to_a_forger(rig: Rig) -> None:
+    """The app's loop stalls for 2.5 s (a slow SD card, say) while handheld B keeps talking
+    and a forger, polled first, says B's uid: B's waiting frames are read before deciding,
+    so B is still live and the forger gets nothing."""
+    forger = rig.device(UID_B, hello=False)  # plugged first: its port is polled first
+    rig.run(300)
+    a, b = dealt(rig)
+    forger.link.send(protocol.HELLO, protocol.hello_body(UID_B, "1.1.0"))
+    for _ in range(2500 // STEP_MS):  # the devices go on; the host does not poll
+        rig.clock.now += STEP_MS
+        for dev in (a, b, forger):
+            dev.step()
+    rig.run(2000)
+    assert forger.clan is None and forger.shows() == [] and b.clan == 1
+    assert rig.seats[1].available and (1, "duplicate") in rig.seat_events
+    assert (1, "lost") not in rig.seat_events

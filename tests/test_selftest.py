@@ -88,6 +88,17 @@ def test_fail_names_what_failed(factory):
                          "handheld firmware)")
 
 
+def test_two_handhelds_with_one_id_fail(factory):
+    config = Config(seats={1: "handheld"})
+    manager = FakeManager([("ready", "e6614c311b7e5a2f", "1.1.0"),
+                           ("duplicate", "e6614c311b7e5a2f", "/dev/ttyACM1")])
+    ok, lines = _run(config, factory, FakeClock(), manager, seconds=0.5)
+    assert not ok
+    assert ("  /dev/ttyACM1: says it is handheld e6614c311b7e5a2f too (two handhelds with one "
+            "id: only the first gets anything)") in lines
+    assert lines[-1].startswith("selftest: FAIL") and lines[-1].endswith("; handheld ids)")
+
+
 def test_a_bad_pin_map_is_one_failed_check(factory, tmp_path):
     bad = tmp_path / "pinout.toml"
     bad.write_text("[seat.1]\nbutton = 17\nred = 17\ngreen = 6\nblue = 13\n")

@@ -1,6 +1,9 @@
 """A seat's private button and RGB LED on the Pi's GPIO (gpiozero).
 
-Holding the button shows the seat's own clan on its LED; letting go turns it off.
+Holding the button shows the seat's own clan on its LED; letting go turns it off. Only a
+press that began after the clan was set shows it: a button already down when the clan comes
+(a child leaning on it during the deal, a short, a wrong ``button_pull_up``) must be let go
+first, so nothing lights that nobody asked to see (R22).
 
 Threads: gpiozero calls the button callbacks from its own threads. They only append
 ``(time, level)`` to a list under a lock; everything else (debouncing, the LED, events)
@@ -61,7 +64,10 @@ class GpioSeat:
 
     ``poll(now_ms)`` returns the debounced events since the last call: "press", "release",
     and "stuck" (once, when the button has been down STUCK_MS; the LED stays off until the
-    button is let go). While the button is held and a clan is set, the LED shows the clan.
+    button is let go). While the button is held and a clan is set, the LED shows the clan,
+    if the press began after the clan was set: one that began before (or the button down
+    since start-up) gives no "press" and lights nothing; after it is let go (no "release"
+    either) the next press counts.
 
     At the end, :meth:`show_result` lights a winner's LED steadily in their clan colour; a
     loser's stays off, but holding the button still shows their clan.
@@ -111,6 +117,11 @@ class GpioSeat:
         self._raw_since: float | None = None  # app-clock ms; None until the first poll
         self._down_since: float | None = None
         self._stuck = False
+        # The button has been up (settled) since the clan was last set: the next press
+        # counts. False while a press that began before it (or at start-up) is still on.
+        self._armed = not self._raw
+        self._counted = False  # the debounced press now down may light the clan
+        self._reported = False  # ... and was reported as "press" (its release will be too)
 
     # ------------------------------------------------------------ gpiozero's threads
 
@@ -167,11 +178,17 @@ class GpioSeat:
             self._down = self._raw
             if self._down:
                 self._down_since = self._raw_since
-                events.append("press")
+                self._counted = self._reported = self._armed
+                if self._reported:
+                    events.append("press")
             else:
                 self._down_since = None
                 self._stuck = False
-                events.append("release")
+                if self._reported:
+                    events.append("release")
+                self._counted = self._reported = False
+        if not self._raw and not self._down and now - self._raw_since >= DEBOUNCE_MS:
+            self._armed = True  # up and settled: the next press began after the clan
 
     # ------------------------------------------------------------ what the app shows
 
@@ -182,7 +199,20 @@ class GpioSeat:
             raise ValueError(f"unknown clan {clan!r}")
         self._clan = clan
         self._won = False
+        self._disarm()
         self._update_led()
+
+    def _disarm(self) -> None:
+        """A press already under way (or a level not yet polled) shows nothing of a clan set
+        now: the button must be seen up first."""
+        if self._closed:
+            return
+        try:
+            down_now = bool(self._button.is_pressed)
+        except Exception:  # a pin that cannot be read now: assume the worst
+            down_now = True
+        if self._down or self._raw or down_now:
+            self._armed = self._counted = False
 
     def show_result(self, clan: str, won: bool, place: int = 1) -> None:
         """The game is over: a winner's LED shows their clan steadily; a loser's is off
@@ -205,7 +235,7 @@ class GpioSeat:
     def _wanted(self) -> RGB:
         if self._closed or self._clan is None:
             return OFF
-        if self._won or (self._down and not self._stuck):
+        if self._won or (self._down and self._counted and not self._stuck):
             return clan_rgb(self._clan, self._fifth)
         return OFF
 

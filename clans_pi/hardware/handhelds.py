@@ -8,10 +8,15 @@ CDC serial port (USB id 2e8a:0005). It speaks :mod:`clans_pi.hardware.protocol`.
   HELLO, then "ready", "lost" when it goes quiet or the port fails, "foreign" when it is not
   one of ours (another Pico on MicroPython has the same USB id). It writes nothing to a port
   before a valid HELLO, so a stranger's REPL never gets our bytes (0x03 and 0x04 are Ctrl-C
-  and Ctrl-D there).
+  and Ctrl-D there). An open port is one device until it is unplugged (unplugging makes the
+  port fail; plugged in again it is a new connection), so the uid of its first HELLO is the
+  port's for good: a HELLO with another uid on it is noise, a glitch or a forgery, counted
+  ("other_uid") and ignored.
 - :class:`HandheldManager` owns all connections, rescans for hotplug and turns everything
-  into events: ("ready", uid, firmware), ("button", uid, pressed), ("lost", uid),
-  ("foreign", path). It knows nothing of seats or clans' owners.
+  into events: ("ready", uid, firmware), ("button", uid, pressed, path), ("lost", uid),
+  ("foreign", path), and for a second port claiming a uid that is still live on another
+  ("duplicate", uid, path) once and then ("stray", uid, pressed, path) for its button. It
+  knows nothing of seats or clans' owners.
 - :class:`PairingStore` remembers which handheld (uid) belongs to which seat.
 - :class:`HandheldSeat` is one seat's handheld for the app, shaped like a GPIO seat.
 
@@ -20,7 +25,11 @@ event and every seat (:class:`clans_pi.hardware.seats.SeatDevices` does both).
 
 Secrecy (R22): a clan goes only to the handheld paired with that clan's seat, and only while
 it is ready. Every newly ready handheld is sent CLEAR first; one paired with no seat never
-gets more. Nothing here logs a clan, not even its number.
+gets more. A uid is held by one connection at a time (its owner): a second port saying the
+same uid while the owner is live (heard within LIVE_MS) is a stray and gets nothing but
+WELCOME and CLEAR until it is paired again on screen (:meth:`HandheldManager.bind`); if the
+owner is gone or silent that long, the new port takes the uid at once (the same handheld
+replugged). Nothing here logs a clan, not even its number.
 """
 
 from __future__ import annotations
@@ -55,6 +64,9 @@ FOREIGN_MS = 3000
 #: One that sends valid frames (a handheld still talking to a previous host) but no HELLO
 #: this long is not one either. A handheld says HELLO after TIMEOUT_MS without the host.
 HELLO_WAIT_MS = 2 * protocol.TIMEOUT_MS
+#: A ready handheld heard from within this long is live: its uid said on another port is a
+#: second device, not the same one replugged (a handheld sends a HEARTBEAT every second).
+LIVE_MS = 2 * protocol.HEARTBEAT_MS
 
 PORT_ERRORS = (serial.SerialException, OSError)
 
@@ -94,7 +106,7 @@ def _one_line(exc: BaseException) -> str:
 
 # --------------------------------------------------------------------------- one port
 
-CONNECTION_COUNTS = ("hellos", "bad_bodies", "early", "unexpected", "port_errors")
+CONNECTION_COUNTS = ("hellos", "bad_bodies", "early", "unexpected", "port_errors", "other_uid")
 
 
 class HandheldConnection:
@@ -105,7 +117,8 @@ class HandheldConnection:
 
     ``counts``: the Link's decoder counts (bad frames by kind, "ok") plus "hellos",
     "bad_bodies" (a message whose body did not parse), "early" (messages before HELLO),
-    "unexpected" (a message type a handheld does not send) and "port_errors".
+    "unexpected" (a message type a handheld does not send), "port_errors" and "other_uid"
+    (a HELLO with another uid than the port's: ignored).
     """
 
     def __init__(self, path: str, port: Port, now_ms: Callable[[], int]) -> None:
@@ -115,7 +128,6 @@ class HandheldConnection:
         self.uid: str | None = None
         self.firmware: str | None = None
         self.why = ""  # why it is lost or foreign
-        self.ready_at: int | None = None
         self._now = now_ms
         self._opened_at = now_ms()
         self._events: list[Event] = []
@@ -176,7 +188,7 @@ class HandheldConnection:
             except ValueError:
                 self._bad_body("BUTTON")
                 return
-            self._events.append(("button", self.uid, pressed))
+            self._events.append(("button", self.uid, pressed, self.path))
         else:
             self._counts["unexpected"] += 1
             self._once("unexpected", "%s: ignored a message of type %d a handheld does not send",
@@ -190,15 +202,19 @@ class HandheldConnection:
             self._bad_body("HELLO")
             return
         uid = raw_uid.hex()
-        if self.state == "ready" and uid != self.uid:
-            self._lose("another uid on the same port")
-        if self.state == "lost" or uid != self.uid:
+        if self.uid is not None and uid != self.uid:
+            # The port is the device that first said HELLO on it until it is unplugged: a
+            # frame saying otherwise is not a new handheld. Nothing changes, nothing is sent.
+            self._counts["other_uid"] += 1
+            self._once("other_uid", "%s: ignored a HELLO from handheld %s: this port is "
+                       "handheld %s until it is unplugged", self.path, uid, self.uid)
+            return
+        if self.state != "ready":
             # A fresh start: nothing queued for whoever was here before goes out.
             self.link.reset()
         # Already ready (the handheld restarted, or our ACK of its HELLO was lost): no reset,
         # so it keeps hearing the same host session and stays welcomed.
         self.uid, self.firmware, self.state, self.why = uid, firmware, "ready", ""
-        self.ready_at = self._now()
         self.link.send(protocol.WELCOME)
         self.link.send(protocol.CLEAR)  # whatever it held is forgotten; its seat re-sends
         log.info("handheld %s ready on %s (firmware %s)", uid, self.path, firmware)
@@ -243,6 +259,12 @@ class HandheldConnection:
         if self.state != "foreign":
             self._lose("port error")
 
+    @property
+    def live(self) -> bool:
+        """Ready, its port open, and heard from within LIVE_MS."""
+        return (self.state == "ready" and self.port is not None
+                and self.link.silence_ms < LIVE_MS)
+
     def _lose(self, why: str) -> None:
         was_ready = self.state == "ready"
         self.state, self.why = "lost", why
@@ -276,6 +298,12 @@ class HandheldConnection:
             self._port_error(exc)
             return False
         return True
+
+    def give_up(self, why: str) -> None:
+        """Stop talking to the handheld (as when it goes silent): its uid is wanted on
+        another port. It forgets its clan when it finds the host quiet."""
+        if self.state == "ready":
+            self._lose(why)
 
     def unplugged(self) -> list[Event]:
         """Its port left the port list: close it; return the events still to report."""
@@ -325,6 +353,8 @@ class HandheldManager:
         self._next_scan: int | None = None
         self._counts = dict.fromkeys(MANAGER_COUNTS, 0)
         self._retired: dict[str, int] = {}
+        self._owner: dict[str, str] = {}  # uid -> the path of the connection that holds it
+        self._stray: set[str] = set()  # paths of connections claiming a uid held elsewhere
         self._closed = False
         self.fifth_clan = "black"  # or "white" (display.fifth_clan): what handhelds name it
 
@@ -340,7 +370,7 @@ class HandheldManager:
             self._next_scan = now + self.rescan_ms
             self._rescan(events)
         for conn in list(self._conns.values()):
-            events += conn.poll()
+            events += self._route(conn, conn.poll())
         return self._tidy(events)
 
     def _rescan(self, events: list[Event]) -> None:
@@ -355,7 +385,7 @@ class HandheldManager:
         self._scan_failed = False
         for path in sorted(set(self._conns) - listed):
             conn = self._conns.pop(path)
-            events += conn.unplugged()
+            events += self._route(conn, conn.unplugged())
             log.info("%s unplugged", path)
             self._retire(conn)
         self._open_failed &= listed
@@ -364,7 +394,7 @@ class HandheldManager:
             if conn is not None and (conn.port is not None or conn.state == "foreign"):
                 continue
             if conn is not None:
-                events += conn.poll()  # anything it still had to say
+                events += self._route(conn, conn.poll())  # anything it still had to say
                 self._retire(self._conns.pop(path))
             self._open(path)
 
@@ -388,8 +418,60 @@ class HandheldManager:
 
     def _retire(self, conn: HandheldConnection) -> None:
         conn.close()
+        self._stray.discard(conn.path)
         for key, n in conn.counts.items():
             self._retired[key] = self._retired.get(key, 0) + n
+
+    # ------------------------------------------------------------ who holds a uid
+
+    def _route(self, conn: HandheldConnection, events: list[Event]) -> list[Event]:
+        """A connection's events as the manager reports them: only the owner of a uid speaks
+        for it; a stray's HELLO is one "duplicate" and its button "stray"."""
+        out: list[Event] = []
+        for event in events:
+            kind, uid = event[0], event[1]
+            if kind == "ready":
+                out += self._claim(conn, event)
+            elif kind == "button" and (conn.path in self._stray
+                                       or self._owner.get(uid) != conn.path):
+                out.append(("stray", *event[1:]))
+            elif kind == "lost" and self._owner.get(uid) != conn.path:
+                continue  # a stray, or a port that gave its uid up: no seat's business
+            else:
+                out.append(event)
+        return out
+
+    def _claim(self, conn: HandheldConnection, event: Event) -> list[Event]:
+        uid, path = event[1], conn.path
+        if path in self._stray:
+            return []  # still the second one (it said HELLO again): nothing new
+        held = self._owner.get(uid)
+        owner = self._conns.get(held) if held is not None and held != path else None
+        out: list[Event] = []
+        if owner is not None and not owner.live and owner.state == "ready":
+            # Its frames may be waiting unread (the app's loop was slow): read them first.
+            out += self._route(owner, owner.poll())
+        if owner is not None and owner.live:
+            self._stray.add(path)
+            log.warning("%s says it is handheld %s, which is still talking on %s: it gets "
+                        "nothing until it is paired again", path, uid, held)
+            return [*out, ("duplicate", uid, path)]
+        if owner is not None:
+            owner.give_up(f"its uid is now on {path}")
+        self._owner[uid] = path
+        return [*out, event]
+
+    def bind(self, uid: str, path: str) -> None:
+        """Pairing on screen chose the handheld on ``path`` for ``uid``: it holds the uid from
+        now on; any other port saying that uid becomes a stray and is sent CLEAR."""
+        self._owner[uid] = path
+        self._stray.discard(path)
+        for other in self._conns.values():
+            if other.path != path and other.uid == uid and other.state == "ready":
+                self._stray.add(other.path)
+                other.send(protocol.CLEAR)
+                log.info("%s: no longer handheld %s's port (paired on %s)", other.path, uid,
+                         path)
 
     def _tidy(self, events: list[Event]) -> list[Event]:
         out: list[Event] = []
@@ -404,13 +486,13 @@ class HandheldManager:
     # ------------------------------------------------------------ sending
 
     def _ready(self, uid: str) -> HandheldConnection | None:
-        """The ready connection of ``uid`` (the most recently welcomed, should two claim it)."""
-        best: HandheldConnection | None = None
-        for conn in self._conns.values():
-            if conn.state == "ready" and conn.uid == uid and conn.port is not None and (
-                    best is None or (conn.ready_at or 0) >= (best.ready_at or 0)):
-                best = conn
-        return best
+        """The ready connection that holds ``uid`` (never a stray claiming it too)."""
+        path = self._owner.get(uid)
+        conn = self._conns.get(path) if path is not None else None
+        if (conn is None or conn.state != "ready" or conn.uid != uid or conn.port is None
+                or path in self._stray):
+            return None
+        return conn
 
     def is_ready(self, uid: str) -> bool:
         return self._ready(uid) is not None

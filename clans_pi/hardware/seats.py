@@ -43,6 +43,9 @@ NOTICES = {
     "stuck": N_("Seat {n}'s button seems stuck: its light stays off until it is let go"),
     "lost": N_("Seat {n}'s handheld is gone: peek with the eye on the screen"),
     "back": N_("Seat {n}'s handheld is back"),
+    # Never a clan: only whose seat the second device claims.
+    "duplicate": N_("A second handheld says it is seat {n}'s: it gets nothing until it is "
+                    "paired again (Handhelds, on the start screen)"),
 }
 
 
@@ -109,7 +112,8 @@ class SeatDevices:
 
     def poll(self, now: int) -> list[tuple[int, str]]:
         """Advance every device; return (seat, event) for the app: "press", "release",
-        "stuck", "lost", "back", "paired"."""
+        "stuck", "lost", "back", "paired", "duplicate" (a second handheld says it is this
+        seat's: it gets nothing)."""
         out: list[tuple[int, str]] = []
         for seat, dev in self.gpio.items():
             for kind in dev.poll(now):
@@ -128,13 +132,18 @@ class SeatDevices:
             self._notices.append(_("{port} looks like a Pico but is not a Clans handheld "
                                    "(flash it: firmware/README.md)").format(port=event[1]))
             return out
-        if (self._pairing_seat is not None and event[0] == "button" and event[2]
+        if (self._pairing_seat is not None and event[0] in ("button", "stray") and event[2]
                 and self.pairing is not None):
             seat = self._pairing_seat
+            if len(event) > 3:  # this very handheld holds its uid from now on
+                self.manager.bind(event[1], event[3])
             self.handhelds[seat].pair(event[1])
             self._pairing_seat = None
             log.info("seat %d: paired with handheld %s", seat + 1, event[1])
             return [(seat, "paired")]
+        if event[0] == "duplicate":
+            seat = self.pairing.seat_of(event[1]) if self.pairing is not None else None
+            return [(seat, "duplicate")] if seat in self.handhelds else []
         for seat, dev in self.handhelds.items():
             for kind in dev.handle(event):
                 out.append((seat, kind))
