@@ -88,16 +88,26 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old or the new file; a
     write that fails (a full card) raises OSError and leaves no temp file behind."""
     tmp = path.with_name(path.name + ".tmp")
+    _write_synced(tmp, text)
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError:
         _remove(tmp)
         raise
     _fsync_dir(path.parent)
+
+
+def _write_synced(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` and fsync it; a write that fails (a full card) raises
+    OSError and leaves no file behind."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError:
+        _remove(path)
+        raise
 
 
 class GameStore:
@@ -135,14 +145,7 @@ class GameStore:
         text = _canonical(payload)
         doc = json.dumps({"format": SAVE_FORMAT, "sha256": _digest(text), "payload": payload},
                          separators=(",", ":"))
-        try:
-            with open(self.pending, "w", encoding="utf-8") as f:
-                f.write(doc)
-                f.flush()
-                os.fsync(f.fileno())
-        except OSError:
-            _remove(self.pending)
-            raise
+        _write_synced(self.pending, doc)
         if self.current.exists():
             os.replace(self.current, self.previous)
         os.replace(self.pending, self.current)
