@@ -35,8 +35,13 @@ def render(faults: list[Fault]) -> str:
     for f in faults:
         module, name = f.test.rsplit("::", 1)
         short = module.rsplit(".", 1)[-1]
-        lines.append(f"| {f.fault} | {f.sees} | {f.kept} | `{short}::{name}` |")
+        cells = (_first_up(f.fault), _first_up(f.sees), _first_up(f.kept))
+        lines.append(f"| {' | '.join(cells)} | `{short}::{name}` |")
     return "\n".join(lines) + "\n"
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def in_readme(text: str) -> str | None:
