@@ -217,6 +217,56 @@ def test_read_only_card_at_start_up_with_a_torn_temp(tmp_path, monkeypatch, caps
     assert problems == [] and session.public().ply == ply
 
 
+def _can_mount_read_only() -> bool:
+    """A private mount namespace with a tmpfs remounted read-only (root, unshare(1))."""
+    try:
+        probe = subprocess.run(["unshare", "-m", "sh", "-c", "d=$(mktemp -d) && mount -t "
+                                "tmpfs tmpfs \"$d\" && mount -o remount,ro \"$d\" && ! touch "
+                                "\"$d/x\" 2>/dev/null"], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _can_mount_read_only(),
+                    reason="needs root and unshare -m to mount a read-only tmpfs")
+def test_a_really_read_only_card(tmp_path):
+    """The same as above with nothing injected: the state directory on a file system the
+    kernel really refuses to write (a tmpfs remounted read-only in a private mount
+    namespace, as ext4 remounts the SD card after an error), the real program started from
+    the command line, the touchscreen game (one frame) and the headless game."""
+    source = tmp_path / "state"
+    ply = saved_game(source, torn_temp=True)
+    mount = tmp_path / "card"
+    mount.mkdir()
+    python = f"{sys.executable} -m clans_pi.cli play"
+    script = (f'mount -t tmpfs tmpfs "{mount}" && cp -a "{source}/." "{mount}/" && '
+              f'mount -o remount,ro "{mount}" && '
+              f'{python} --first-frame --state-dir "{mount}" --size 800x480 && '
+              'echo SCREEN-OK && '
+              f'{python} --headless --seats random,random,random --seed 3 '
+              f'--state-dir "{mount}" && ls -A "{mount}"')
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    result = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                            text=True, timeout=300, env=env, cwd=ROOT)
+    out, err = result.stdout, result.stderr
+    assert result.returncode == 0, out + err
+    assert "Traceback" not in out + err
+    assert "SCREEN-OK" in out
+    # The touchscreen game's journal: one line (the screen has the sentence, tested above).
+    assert [line for line in err.splitlines() if "Read-only file system" in line] == \
+        err.splitlines(), err
+    assert len(err.splitlines()) == 1, err
+    lines = out.splitlines()
+    played = lines[lines.index("SCREEN-OK") + 1:]
+    sentence = ("The game cannot be saved: the SD card is read-only; play goes on, but a "
+                "power cut would lose it.")
+    assert played[0] == sentence and played.count(sentence) == 1, played
+    assert f"resumed at move {ply + 1}" in played
+    assert any(" winner" in line for line in played)  # played to the end
+    assert set(played[-4:]) >= {"game.json", "game.json.tmp"}  # nothing removed, nothing new
+
+
 @fault("save", "state directory owned by another user (not writable)",
        sees="one sentence: the game may not write to the directory (check its owner); play goes on",
        kept="the last saved move")
