@@ -208,8 +208,11 @@ def test_pi_gen_stage_has_what_pi_gen_needs():
         assert os.access(sub / script, os.X_OK), script
     assert 'install-pi.sh" --root' in (sub / "01-run.sh").read_text()
     assert "install-pi.sh --no-apt" in (sub / "01-run-chroot.sh").read_text()
-    # The image gets the same Debian packages as install-pi.sh installs.
-    packages = (sub / "00-packages").read_text().split()
+    # The image gets the same Debian packages as install-pi.sh installs, and as it does,
+    # without their recommends: pi-gen's build.sh runs "apt-get install
+    # --no-install-recommends" for NN-packages-nr, a plain "apt-get install" for NN-packages.
+    assert not (sub / "00-packages").exists()
+    packages = (sub / "00-packages-nr").read_text().split()
     block = re.search(r"^APT_PACKAGES=\((.*?)^\)", INSTALL.read_text(), re.M | re.S)
     assert block
     wanted = [w for line in block.group(1).splitlines()
