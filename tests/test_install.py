@@ -269,7 +269,7 @@ def test_prepare_fills_a_pi_gen_checkout_that_01_run_can_use(tmp_path):
 # --- shellcheck --------------------------------------------------------------------------
 SHELL_SCRIPTS = sorted(
     {INSTALL, REPO / "scripts/play", REPO / "scripts/test", REPO / "scripts/_venv.sh",
-     REPO / "scripts/catalogues",
+     REPO / "scripts/catalogues", REPO / "scripts/test-install-arm64",
      REPO / "scripts/build-image/config", STAGE / "EXPORT_IMAGE",
      *(REPO / "scripts/build-image").rglob("*.sh")}
 )
@@ -417,3 +417,19 @@ def test_second_run_after_pip_reports_everything_unchanged(tmp_path):
                   script=checkout / "scripts/install-pi.sh", timeout=300).stdout
     assert [ln for ln in out.splitlines() if not ln.startswith(("unchanged: ", "done: "))] == []
     assert snapshot(prefix) == before
+
+
+def test_the_lgpio_hint_names_the_running_venvs_pip_by_its_absolute_path(monkeypatch, tmp_path):
+    """The self-test's hint is right where it is printed: the installed app's venv (root's,
+    so with sudo), a maker's checkout's .venv, never a relative .venv/bin/pip."""
+    from clans_pi.hardware.gpio_seat import lgpio_install_hint
+
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    monkeypatch.setattr(sys, "prefix", "/opt/clans-pi/.venv")
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert lgpio_install_hint() == "sudo /opt/clans-pi/.venv/bin/pip install lgpio"
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "clans-pi/.venv"))
+    monkeypatch.setattr(os, "access", lambda path, mode: True)
+    assert lgpio_install_hint() == f"{tmp_path}/clans-pi/.venv/bin/pip install lgpio"
+    monkeypatch.setattr(sys, "prefix", "/usr")
+    assert lgpio_install_hint() == "sudo apt install python3-lgpio"
