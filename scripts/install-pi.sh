@@ -296,9 +296,11 @@ compile_catalogues() {   # the installed package's .po files -> the .mo files th
 # where there is none (plain Debian), lgpio from PyPI in the venv.
 ensure_lgpio() {
     case "$(uname -m)" in aarch64|armv7l) ;; *) return 0 ;; esac
-    if [ "$DRY_RUN" = 0 ] && [ -x "$VENV/bin/python" ] && venv_python -c 'import lgpio' \
-        2>/dev/null; then
-        [ "$1" = quiet ] || echo "unchanged: lgpio (gpiozero's pin library)"
+    # Found, not imported: importing lgpio leaves its notification pipe (.lgd-nfy0) in the
+    # current directory.
+    if [ "$DRY_RUN" = 0 ] && [ -x "$VENV/bin/python" ] && venv_python -c \
+        'import importlib.util, sys; sys.exit(importlib.util.find_spec("lgpio") is None)'; then
+        [ "${1:-}" = quiet ] || echo "unchanged: lgpio (gpiozero's pin library)"
         return 0
     fi
     if [ "$DRY_RUN" = 1 ]; then
@@ -535,7 +537,7 @@ uninstall() {
         echo "kept: consoleblank=0 vt.global_cursor_default=0 in $cmdline (harmless;" \
              "remove them by hand if you want the console to blank)"
     fi
-    echo "kept: the Debian packages (${APT_PACKAGES[*]})"
+    echo "kept: the Debian packages it installed (of ${APT_PACKAGES[*]})"
 }
 
 if [ "$UNINSTALL" = 1 ]; then
