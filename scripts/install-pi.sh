@@ -9,6 +9,8 @@
 #   --root DIR      install into a scratch root directory (every path under DIR); skips
 #                   apt, useradd, systemctl, udevadm and the venv (for tests and images)
 #   --no-apt        do not install Debian packages (pi-gen installs them itself)
+#   --app-only      only copy the app to PREFIX/src and (re)build its venv; no packages,
+#                   user, unit, udev rules, settings or cmdline.txt (root only to write PREFIX)
 #
 # Idempotent: a second run changes nothing and says "unchanged: <path>" for each file.
 # Never overwrites a maker's /etc/clans-pi/config.toml or /etc/clans-pi/pinout.toml.
@@ -43,8 +45,9 @@ DRY_RUN=0
 UNINSTALL=0
 PURGE=0
 NO_APT=0
+APP_ONLY=0
 
-usage() { sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install-pi: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
         --uninstall) UNINSTALL=1 ;;
         --purge) PURGE=1 ;;
         --no-apt) NO_APT=1 ;;
+        --app-only) APP_ONLY=1 ;;
         --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; PREFIX="$2"; shift ;;
         --prefix=*) PREFIX="${1#*=}" ;;
         --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT="$2"; shift ;;
@@ -66,12 +70,13 @@ case "$PREFIX" in /*) ;; *) die "--prefix must be an absolute path, not '$PREFIX
 PREFIX="${PREFIX%/}"
 if [ -z "$PREFIX" ]; then die "--prefix must not be /"; fi
 [ "$PURGE" = 0 ] || [ "$UNINSTALL" = 1 ] || die "--purge goes with --uninstall"
+[ "$APP_ONLY" = 0 ] || [ "$UNINSTALL" = 0 ] || die "--app-only does not go with --uninstall"
 if [ -n "$ROOT" ]; then
     [ -d "$ROOT" ] || die "--root $ROOT: no such directory"
     ROOT="$(cd "$ROOT" && pwd)"
     [ "$ROOT" != / ] || ROOT=""
 fi
-if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ] && [ "$APP_ONLY" = 0 ]; then
     die "run it as root: sudo $0 (or --dry-run to see what it would do)"
 fi
 
@@ -100,6 +105,13 @@ system() {
 in_chroot() {
     command -v systemd-detect-virt >/dev/null 2>&1 \
         && systemd-detect-virt --quiet --chroot 2>/dev/null
+}
+
+# systemd is the running service manager (sd_booted(3): /run/systemd/system exists), not a
+# chroot or an image being built: only then can units be started, stopped or reloaded.
+# Enabling and disabling work without it (systemctl edits the links, "offline").
+systemd_running() {
+    [ -d /run/systemd/system ] && ! in_chroot
 }
 
 declare -A DRY_DIRS=()   # directories a dry run has already said it would make
@@ -161,14 +173,34 @@ source_files() {
 }
 
 # --- install steps ---------------------------------------------------------------------
+# Whether apt can install PACKAGE here (a candidate version in this system's sources).
+# (No "| grep -q": it stops reading early, and with pipefail the pipe then fails.)
+apt_has() {
+    [[ "$(LC_ALL=C apt-cache policy "$1" 2>/dev/null)" =~ Candidate:\ [^\(] ]]
+}
+
 step_apt() {
     if [ "$NO_APT" = 1 ]; then
         echo "skipped (--no-apt): apt-get install ${APT_PACKAGES[*]}"
         return 0
     fi
     system apt-get update
+    local p have=() lists=1
+    # A dry run has not updated the package lists: without them nothing can be judged.
+    [ "$DRY_RUN" = 0 ] || apt_has python3 || lists=0
+    for p in "${APT_PACKAGES[@]}"; do
+        if [ -n "$ROOT" ] || [ "$lists" = 0 ] || apt_has "$p"; then
+            have+=("$p")
+        elif [ "$p" = python3-lgpio ]; then
+            # Raspberry Pi OS has it; plain Debian does not (step_venv: lgpio from PyPI).
+            echo "note: no python3-lgpio in this system's apt sources (plain Debian, not" \
+                 "Raspberry Pi OS): lgpio comes from PyPI into the venv instead"
+        else
+            echo "note: no $p in this system's apt sources: going on without it"
+        fi
+    done
     system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        "${APT_PACKAGES[@]}"
+        "${have[@]}"
 }
 
 step_source() {   # the checkout -> $PREFIX/src, so the install does not depend on it staying
@@ -222,44 +254,122 @@ step_readme() {   # the unit's Documentation=file:///opt/clans-pi/README.md
     install_file "$REPO/README.md" "$(R "$PREFIX/README.md")" 0644
 }
 
-step_venv() {
-    local venv="$PREFIX/.venv" src="$PREFIX/src" stamp want have
-    # No [pi] extra: lgpio and gpiozero come from Debian (python3-lgpio, python3-gpiozero;
-    # --system-site-packages), and RPi.GPIO has no aarch64 wheel (it would need a compiler).
-    local -a make_venv=(python3 -m venv --system-site-packages "$venv")
-    local -a pip_install=("$venv/bin/python" -m pip install --disable-pip-version-check
-                          --no-input --upgrade "$src")
-    # The translations: the installed package's .po files compiled into the .mo files the
-    # game reads (compiled catalogues are build output, never in the repository).
-    local -a compile=("$venv/bin/pybabel" compile --statistics -D clans_pi -d)
-    local locale_of=("$venv/bin/python" -c
-                     'from clans_pi.i18n import LOCALE_DIR; print(LOCALE_DIR)')
-    if [ -n "$ROOT" ]; then
-        echo "skipped in --root mode: ${make_venv[*]}"
-        echo "skipped in --root mode: ${pip_install[*]}"
-        echo "skipped in --root mode: ${compile[*]} <the installed clans_pi/locale>"
+# The source files that make the installed app (for its checksum), relative to the source.
+app_source_files() {
+    (cd "$1" && find . -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 \
+        | LC_ALL=C sort -z)
+}
+
+# Runs the venv's Python isolated (-I: neither the current directory nor PYTHON* variables
+# on its path) from /, so it imports the installed clans_pi, never a checkout's.
+venv_python() {
+    (cd / && "$VENV/bin/python" -I "$@")
+}
+
+# Every .po of the installed package has its compiled .mo, newer than the .po.
+catalogues_compiled() {
+    local dir po
+    dir="$(venv_python -c 'from clans_pi.i18n import LOCALE_DIR; print(LOCALE_DIR)' \
+        2>/dev/null)" || return 1
+    for po in "$dir"/*/LC_MESSAGES/clans_pi.po; do
+        [ -e "$po" ] || return 1
+        [ "${po%.po}.mo" -nt "$po" ] || return 1
+    done
+}
+
+compile_catalogues() {   # the installed package's .po files -> the .mo files the game reads
+    local dir
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "would: ${COMPILE[*]} <the installed clans_pi/locale>"
         return 0
     fi
-    stamp="$venv/.clans-pi-installed"
+    dir="$(venv_python -c 'from clans_pi.i18n import LOCALE_DIR; print(LOCALE_DIR)')" \
+        || die "the installed clans_pi cannot be imported from $VENV"
+    case "$dir" in
+        "$VENV"/*) ;;
+        *) die "the installed clans_pi is not in $VENV but in $dir" ;;
+    esac
+    (cd / && run "${COMPILE[@]}" "$dir")
+}
+
+# gpiozero's pin library on a Pi: Raspberry Pi OS's python3-lgpio (system site packages), or,
+# where there is none (plain Debian), lgpio from PyPI in the venv.
+ensure_lgpio() {
+    case "$(uname -m)" in aarch64|armv7l) ;; *) return 0 ;; esac
+    # Found, not imported: importing lgpio leaves its notification pipe (.lgd-nfy0) in the
+    # current directory.
+    if [ "$DRY_RUN" = 0 ] && [ -x "$VENV/bin/python" ] && venv_python -c \
+        'import importlib.util, sys; sys.exit(importlib.util.find_spec("lgpio") is None)'; then
+        [ "${1:-}" = quiet ] || echo "unchanged: lgpio (gpiozero's pin library)"
+        return 0
+    fi
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "would: $VENV/bin/python -m pip install lgpio (if the system has no python3-lgpio)"
+        return 0
+    fi
+    echo "note: no lgpio from the system (python3-lgpio): installing it from PyPI"
+    if ! run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input lgpio
+    then
+        echo "note: lgpio could not be installed: GPIO seats will not work (the game runs," \
+             "with the on-screen peek); on Raspberry Pi OS: sudo apt install python3-lgpio"
+    fi
+}
+
+step_venv() {
+    local src="$PREFIX/src" stamp want have build
+    VENV="$PREFIX/.venv"
+    # No [pi] extra: lgpio and gpiozero come from Debian (python3-lgpio, python3-gpiozero;
+    # --system-site-packages), and RPi.GPIO has no aarch64 wheel (it would need a compiler).
+    local -a make_venv=(python3 -m venv --system-site-packages "$VENV")
+    # pip builds in the directory it is given (setuptools' build/ and *.egg-info): it gets a
+    # copy made for it, so $src holds exactly the app's files and a second run finds them so.
+    local -a pip_install=("$VENV/bin/python" -m pip install --disable-pip-version-check
+                          --no-input --upgrade)
+    # The translations: the installed package's .po files compiled into the .mo files the
+    # game reads (compiled catalogues are build output, never in the repository). pybabel
+    # through the venv's Python: where the system's python3-babel is new enough, pip puts
+    # no pybabel into the venv.
+    COMPILE=("$VENV/bin/python" -I -m babel.messages.frontend compile --statistics
+             -D clans_pi -d)
+    if [ -n "$ROOT" ]; then
+        echo "skipped in --root mode: ${make_venv[*]}"
+        echo "skipped in --root mode: ${pip_install[*]} <a copy of $src>"
+        echo "skipped in --root mode: ${COMPILE[*]} <the installed clans_pi/locale>"
+        return 0
+    fi
+    stamp="$VENV/.clans-pi-installed"
     if [ -d "$src" ]; then
-        want="$(cd "$src" && find . -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
-            ! -path './build/*' ! -path '*.egg-info/*' -print0 | LC_ALL=C sort -z \
-            | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+        want="$(app_source_files "$src" | (cd "$src" && xargs -0 sha256sum) | sha256sum \
+            | cut -d' ' -f1)"
     else
         want="(source not copied yet)"
     fi
     have="$(cat "$stamp" 2>/dev/null || true)"
-    if [ -x "$venv/bin/clans-pi" ] && [ "$have" = "$want" ]; then
-        echo "unchanged: $venv (clans-pi installed from this source)"
+    if [ -x "$VENV/bin/clans-pi" ] && [ "$have" = "$want" ]; then
+        echo "unchanged: $VENV (clans-pi installed from this source)"
+        # An older installer compiled them elsewhere: compile them where the game looks.
+        if catalogues_compiled; then
+            echo "unchanged: the installed translations (compiled)"
+        else
+            compile_catalogues
+        fi
+        ensure_lgpio
         return 0
     fi
-    [ -x "$venv/bin/python" ] || run "${make_venv[@]}"
-    run "${pip_install[@]}"
+    [ -x "$VENV/bin/python" ] || run "${make_venv[@]}"
     if [ "$DRY_RUN" = 1 ]; then
-        echo "would: ${compile[*]} <the installed clans_pi/locale>"
+        echo "would: ${pip_install[*]} <a copy of $src>"
     else
-        run "${compile[@]}" "$("${locale_of[@]}")"
+        build="$(mktemp -d "${TMPDIR:-/tmp}/clans-pi-build.XXXXXX")"
+        cp -a "$src" "$build/src"
+        if ! run "${pip_install[@]}" "$build/src"; then
+            rm -rf "$build"
+            die "pip install failed (above); the installed app is as it was"
+        fi
+        rm -rf "$build"
     fi
+    compile_catalogues
+    ensure_lgpio quiet
     if [ "$DRY_RUN" = 1 ]; then
         echo "would: record the installed source's checksum in $stamp"
     else
@@ -327,7 +437,13 @@ step_udev() {
 
 step_unit() {
     install_file "$REPO/systemd/$UNIT" "$(R "/etc/systemd/system/$UNIT")" 0644
-    [ "$CHANGED" = 0 ] || system systemctl daemon-reload
+    if [ "$CHANGED" = 1 ]; then
+        if [ -n "$ROOT" ] || systemd_running; then
+            system systemctl daemon-reload
+        else
+            echo "skipped (systemd is not running here): systemctl daemon-reload"
+        fi
+    fi
     if [ -z "$ROOT" ] && systemctl --quiet is-enabled "$UNIT" 2>/dev/null; then
         echo "unchanged: $UNIT enabled"
     else
@@ -382,13 +498,20 @@ step_cmdline() {   # no console blanking, no blinking cursor over the game
 
 # --- uninstall -------------------------------------------------------------------------
 uninstall() {
-    if [ -z "$ROOT" ] && systemctl cat "$UNIT" >/dev/null 2>&1; then
+    local cmdline
+    # Without a running systemd (a chroot, an image being built) there is nothing to stop,
+    # and "disable --now" fails; "disable" alone removes the links offline.
+    if [ -z "$ROOT" ] && systemd_running && systemctl cat "$UNIT" >/dev/null 2>&1; then
         system systemctl disable --now "$UNIT"
     else
         system systemctl disable "$UNIT"
     fi
     remove_path "$(R "/etc/systemd/system/$UNIT")"
-    system systemctl daemon-reload
+    if [ -n "$ROOT" ] || systemd_running; then
+        system systemctl daemon-reload
+    else
+        echo "skipped (systemd is not running here): systemctl daemon-reload"
+    fi
     system systemctl enable getty@tty1.service
     remove_path "$(R "/etc/udev/rules.d/$HANDHELD_RULES")" \
                 "$(R "/etc/udev/rules.d/$BACKLIGHT_RULES")"
@@ -409,13 +532,29 @@ uninstall() {
         echo "kept: $(R "$CONF_DIR") (settings) and $(R "$STATE_DIR") (saved games);" \
              "--purge removes them"
     fi
-    echo "kept: consoleblank=0 vt.global_cursor_default=0 in cmdline.txt (harmless;" \
-         "remove them by hand if you want the console to blank)"
-    echo "kept: the Debian packages (${APT_PACKAGES[*]})"
+    if cmdline="$(cmdline_path)" \
+        && grep -qE '(^| )(consoleblank=0|vt\.global_cursor_default=0)( |$)' "$cmdline"; then
+        echo "kept: consoleblank=0 vt.global_cursor_default=0 in $cmdline (harmless;" \
+             "remove them by hand if you want the console to blank)"
+    fi
+    echo "kept: the Debian packages it installed (of ${APT_PACKAGES[*]})"
 }
 
 if [ "$UNINSTALL" = 1 ]; then
     uninstall
+    exit 0
+fi
+
+if [ "$APP_ONLY" = 1 ]; then
+    ensure_dir "$(R "$PREFIX")"
+    step_source
+    step_readme
+    step_venv
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "dry run: nothing was changed"
+    else
+        echo "done: the app in $PREFIX (restart it: sudo systemctl restart clans-pi)"
+    fi
     exit 0
 fi
 

@@ -20,6 +20,7 @@ from clans_pi.hardware.gpio_seat import (
     GpioSeat,
     GpioUnavailable,
     clan_rgb,
+    lgpio_install_hint,
     make_gpio_seats,
 )
 from clans_pi.hardware.pinmap import PinMap, PinMapError, SeatPins, load_pinmap
@@ -404,7 +405,7 @@ def test_off_a_pi_gpio_is_unavailable_with_a_clear_message(
         make_gpio_seats(pinmap, [1])
     assert str(info.value) == (
         "GPIO is not available on this machine (not a Raspberry Pi, or no GPIO library: on a "
-        "Pi, .venv/bin/pip install lgpio); GPIO seats use the on-screen peek")
+        f"Pi, {lgpio_install_hint()}); GPIO seats use the on-screen peek")
     monkeypatch.undo()
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nosuchfactory")
     with pytest.raises(GpioUnavailable) as info:

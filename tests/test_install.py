@@ -48,11 +48,33 @@ SAME_AS = {
 }
 
 
-def install(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(["bash", str(INSTALL), *map(str, args)], capture_output=True,
-                            text=True, timeout=60, check=False)
+def install(*args: str | Path, script: Path = INSTALL, cwd: Path | None = None,
+            env: dict[str, str] | None = None,
+            timeout: int = 60) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(["bash", str(script), *map(str, args)], capture_output=True,
+                            text=True, timeout=timeout, check=False, cwd=cwd,
+                            env=None if env is None else {**os.environ, **env})
     assert result.returncode == 0, result.stdout + result.stderr
     return result
+
+
+def fake_commands(where: Path, **scripts: str) -> dict[str, str]:
+    """Commands of this machine replaced by small bash scripts (name -> body) in ``where``,
+    first on PATH: the environment for :func:`install`."""
+    where.mkdir(parents=True, exist_ok=True)
+    for name, body in scripts.items():
+        path = where / name.replace("_", "-")
+        path.write_text(f"#!/usr/bin/env bash\n{body}\n")
+        path.chmod(0o755)
+    return {"PATH": f"{where}{os.pathsep}{os.environ['PATH']}"}
+
+
+def checkout_copy(dest: Path) -> Path:
+    """A maker's checkout: this one's files without the venv, git, caches or build output."""
+    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", "*.egg-info", ".*_cache", "build", "dist", "*.mo",
+        ".hypothesis"))
+    return dest
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int, bytes | None]]:
@@ -91,7 +113,7 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
                     "udevadm control", "udevadm trigger --subsystem-match=tty",
                     "udevadm trigger --action=add --subsystem-match=backlight",
                     "-m venv --system-site-packages", "pip install",
-                    "pybabel compile --statistics -D clans_pi -d"):
+                    "babel.messages.frontend compile --statistics -D clans_pi -d"):
         assert re.search(rf"^skipped in --root mode: .*{re.escape(skipped)}", out, re.M), skipped
     assert not (pi_root / "opt/clans-pi/.venv").exists()
 
@@ -208,8 +230,11 @@ def test_pi_gen_stage_has_what_pi_gen_needs():
         assert os.access(sub / script, os.X_OK), script
     assert 'install-pi.sh" --root' in (sub / "01-run.sh").read_text()
     assert "install-pi.sh --no-apt" in (sub / "01-run-chroot.sh").read_text()
-    # The image gets the same Debian packages as install-pi.sh installs.
-    packages = (sub / "00-packages").read_text().split()
+    # The image gets the same Debian packages as install-pi.sh installs, and as it does,
+    # without their recommends: pi-gen's build.sh runs "apt-get install
+    # --no-install-recommends" for NN-packages-nr, a plain "apt-get install" for NN-packages.
+    assert not (sub / "00-packages").exists()
+    packages = (sub / "00-packages-nr").read_text().split()
     block = re.search(r"^APT_PACKAGES=\((.*?)^\)", INSTALL.read_text(), re.M | re.S)
     assert block
     wanted = [w for line in block.group(1).splitlines()
@@ -244,7 +269,7 @@ def test_prepare_fills_a_pi_gen_checkout_that_01_run_can_use(tmp_path):
 # --- shellcheck --------------------------------------------------------------------------
 SHELL_SCRIPTS = sorted(
     {INSTALL, REPO / "scripts/play", REPO / "scripts/test", REPO / "scripts/_venv.sh",
-     REPO / "scripts/catalogues",
+     REPO / "scripts/catalogues", REPO / "scripts/test-install-arm64",
      REPO / "scripts/build-image/config", STAGE / "EXPORT_IMAGE",
      *(REPO / "scripts/build-image").rglob("*.sh")}
 )
@@ -283,3 +308,128 @@ def test_the_catalogues_sources_are_installed_and_compiled_ones_never_copied(tmp
     for lang in ("de", "fr", "it", "ja"):
         assert (src / lang / "LC_MESSAGES/clans_pi.po").is_file(), lang
     assert not list(src.rglob("*.mo"))
+
+
+# --- the installer's faults (issue 13, item 9) ----------------------------------------
+def test_uninstall_names_cmdline_txt_only_where_there_is_one(tmp_path, pi_root):
+    """No boot partition: it says nothing about a cmdline.txt it never touched."""
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    install("--root", bare)
+    out = install("--uninstall", "--root", bare).stdout
+    assert "cmdline.txt" not in out
+    install("--root", pi_root)
+    out = install("--uninstall", "--root", pi_root).stdout
+    assert (f"kept: consoleblank=0 vt.global_cursor_default=0 in "
+            f"{pi_root}/boot/firmware/cmdline.txt") in out
+
+
+# apt-cache policy as apt prints it: a package the sources have, and (nothing at all) one
+# they lack, as plain Debian lacks Raspberry Pi OS's python3-lgpio.
+APT_CACHE_WITHOUT_LGPIO = """
+[ "$1" = policy ] || exit 1
+[ "$2" = python3-lgpio ] && exit 0
+printf '%s:\\n  Installed: (none)\\n  Candidate: 1.0-1\\n' "$2"
+"""
+
+
+def test_debian_without_python3_lgpio_says_so_once_and_goes_on(tmp_path):
+    env = fake_commands(tmp_path / "bin", apt_cache=APT_CACHE_WITHOUT_LGPIO,
+                        uname='[ "$1" = -m ] && echo aarch64 || command uname "$@"')
+    out = install("--dry-run", "--prefix", tmp_path / "opt", env=env).stdout
+    notes = [ln for ln in out.splitlines() if "lgpio" in ln and not ln.startswith("would: ")]
+    assert notes == ["note: no python3-lgpio in this system's apt sources (plain Debian, not "
+                     "Raspberry Pi OS): lgpio comes from PyPI into the venv instead"]
+    apt = [ln for ln in out.splitlines() if "apt-get install" in ln]
+    assert len(apt) == 1 and "python3-gpiozero" in apt[0] and "lgpio" not in apt[0]
+    assert re.search(r"^would: \S+/python -m pip install lgpio", out, re.M)
+
+
+CHROOT = {  # a chroot: systemd-detect-virt says so, systemctl works offline (cat, enable)
+    "systemd_detect_virt": '[[ " $* " == *" --chroot "* ]]',
+    "systemctl": 'echo "systemctl $*" >>"$(dirname "$0")/calls"; [[ " $* " != *" --now "* ]]',
+}
+
+
+def test_uninstall_in_a_chroot_disables_the_unit_offline(tmp_path):
+    """Without a running systemd, "disable --now" fails; "disable" edits the links."""
+    env = fake_commands(tmp_path / "bin", **CHROOT)
+    out = install("--dry-run", "--uninstall", "--prefix", tmp_path / "opt", env=env).stdout
+    assert "would: systemctl disable clans-pi.service" in out
+    assert "--now" not in out
+    assert "skipped (systemd is not running here): systemctl daemon-reload" in out
+
+
+def app_venv(prefix: Path) -> dict[str, str]:
+    """A venv at prefix/.venv whose Python sees this checkout's dependencies (a .pth file),
+    so the installer's real pip installs the app offline (no index, no build isolation)."""
+    venv = prefix / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
+                    str(venv)], check=True, timeout=60)
+    site = next(venv.glob("lib/python3*/site-packages"))
+    import sysconfig
+    (site / "dev-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return {"PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
+def installed_package(prefix: Path) -> Path:
+    return next((prefix / ".venv").glob("lib/python3*/site-packages/clans_pi"))
+
+
+def test_translations_are_compiled_into_the_installed_app_not_the_checkout(tmp_path):
+    """Run from a checkout, as "sudo ./scripts/install-pi.sh" is: every language's .mo lands
+    in the installed package and nothing is written into the checkout. A second run, after
+    an older installer left the installed package without them, compiles them again."""
+    checkout = checkout_copy(tmp_path / "checkout")
+    prefix = tmp_path / "opt" / "clans-pi"
+    env = app_venv(prefix)
+    before = snapshot(checkout)
+    out = install("--app-only", "--prefix", prefix, cwd=checkout, env=env,
+                  script=checkout / "scripts/install-pi.sh", timeout=300).stdout
+    assert snapshot(checkout) == before, "the installer wrote into the checkout"
+    package = installed_package(prefix)
+    languages = sorted(p.name for p in (checkout / "clans_pi/locale").iterdir() if p.is_dir())
+    assert len(languages) >= 4
+    for lang in languages:
+        assert (package / f"locale/{lang}/LC_MESSAGES/clans_pi.mo").is_file(), (lang, out)
+    for mo in package.glob("locale/*/LC_MESSAGES/clans_pi.mo"):
+        mo.unlink()
+    out = install("--app-only", "--prefix", prefix, cwd=checkout, env=env,
+                  script=checkout / "scripts/install-pi.sh", timeout=300).stdout
+    for lang in languages:
+        assert (package / f"locale/{lang}/LC_MESSAGES/clans_pi.mo").is_file(), (lang, out)
+    assert snapshot(checkout) == before
+
+
+def test_second_run_after_pip_reports_everything_unchanged(tmp_path):
+    """pip builds in a copy: the source in PREFIX/src is not left with build/ and
+    *.egg-info for the next run to delete as stale files."""
+    checkout = checkout_copy(tmp_path / "checkout")
+    prefix = tmp_path / "opt" / "clans-pi"
+    env = app_venv(prefix)
+    install("--app-only", "--prefix", prefix, cwd=checkout, env=env,
+            script=checkout / "scripts/install-pi.sh", timeout=300)
+    src = prefix / "src"
+    assert not (src / "build").exists() and not list(src.glob("*.egg-info"))
+    before = snapshot(prefix)
+    out = install("--app-only", "--prefix", prefix, cwd=checkout, env=env,
+                  script=checkout / "scripts/install-pi.sh", timeout=300).stdout
+    assert [ln for ln in out.splitlines() if not ln.startswith(("unchanged: ", "done: "))] == []
+    assert snapshot(prefix) == before
+
+
+def test_the_lgpio_hint_names_the_running_venvs_pip_by_its_absolute_path(monkeypatch, tmp_path):
+    """The self-test's hint is right where it is printed: the installed app's venv (root's,
+    so with sudo), a maker's checkout's .venv, never a relative .venv/bin/pip."""
+    from clans_pi.hardware.gpio_seat import lgpio_install_hint
+
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    monkeypatch.setattr(sys, "prefix", "/opt/clans-pi/.venv")
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert lgpio_install_hint() == "sudo /opt/clans-pi/.venv/bin/pip install lgpio"
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "clans-pi/.venv"))
+    monkeypatch.setattr(os, "access", lambda path, mode: True)
+    assert lgpio_install_hint() == f"{tmp_path}/clans-pi/.venv/bin/pip install lgpio"
+    monkeypatch.setattr(sys, "prefix", "/usr")
+    assert lgpio_install_hint() == "sudo apt install python3-lgpio"

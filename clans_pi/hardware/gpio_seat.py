@@ -19,6 +19,7 @@ between two polls still give "press" then "release".
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 import warnings
@@ -299,7 +300,19 @@ def _why(exc: Exception) -> str:
     name = os.environ.get("GPIOZERO_PIN_FACTORY")
     if name:
         return f"GPIOZERO_PIN_FACTORY={name}: {exc}"
-    return "not a Raspberry Pi, or no GPIO library: on a Pi, .venv/bin/pip install lgpio"
+    return f"not a Raspberry Pi, or no GPIO library: on a Pi, {lgpio_install_hint()}"
+
+
+def lgpio_install_hint() -> str:
+    """The command that installs gpiozero's pin library for the Python running this: the
+    pip of its venv by absolute path (/opt/clans-pi/.venv/bin/pip when installed, a
+    checkout's .venv otherwise; with sudo when the venv is not the user's to write), or
+    Raspberry Pi OS's package outside a venv."""
+    if sys.prefix == sys.base_prefix:
+        return "sudo apt install python3-lgpio"
+    pip = os.path.join(sys.prefix, "bin", "pip")
+    sudo = "" if os.access(sys.prefix, os.W_OK) else "sudo "
+    return f"{sudo}{pip} install lgpio"
 
 
 def _short(exc: Exception) -> str:

@@ -1,0 +1,90 @@
+"""Faults a maker meets installing Clans Pi (scripts/install-pi.sh): each injected the way the
+installer's tests do (a scratch root, a scratch prefix with a venv, stand-ins for apt-cache and
+systemctl), checked for what the maker sees and what is kept.
+
+The same faults on a real arm64 Debian: scripts/test-install-arm64 (minutes, not in the suite).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.test_install import (
+    APT_CACHE_WITHOUT_LGPIO,
+    CHROOT,
+    app_venv,
+    checkout_copy,
+    fake_commands,
+    install,
+    installed_package,
+    snapshot,
+)
+
+from . import fault
+
+TRACEBACK = "Traceback (most recent call last)"
+
+
+def _app_install(checkout: Path, prefix: Path, env: dict[str, str]) -> str:
+    result = install("--app-only", "--prefix", prefix, cwd=checkout, env=env,
+                     script=checkout / "scripts/install-pi.sh", timeout=300)
+    assert TRACEBACK not in result.stdout + result.stderr
+    return result.stdout
+
+
+@fault("install", "translations compiled into the maker's checkout, not the installed app",
+       sees="the game in the language chosen, every run",
+       kept="the checkout as cloned (nothing written into it)")
+def test_translations_go_into_the_installed_app(tmp_path: Path) -> None:
+    checkout = checkout_copy(tmp_path / "checkout")
+    prefix = tmp_path / "opt/clans-pi"
+    env = app_venv(prefix)
+    before = snapshot(checkout)
+    _app_install(checkout, prefix, env)
+    package = installed_package(prefix)
+    # An installed app an older installer left without them: the next run compiles them.
+    (package / "locale/de/LC_MESSAGES/clans_pi.mo").unlink()
+    _app_install(checkout, prefix, env)
+    for lang in ("de", "fr", "it", "ja"):
+        assert (package / f"locale/{lang}/LC_MESSAGES/clans_pi.mo").is_file(), lang
+    assert snapshot(checkout) == before
+
+
+@fault("install", "installer run a second time (pip's build files in the source)",
+       sees="'unchanged:' for every step",
+       kept="the installed app and its source as they were")
+def test_second_run_changes_nothing(tmp_path: Path) -> None:
+    checkout = checkout_copy(tmp_path / "checkout")
+    prefix = tmp_path / "opt/clans-pi"
+    env = app_venv(prefix)
+    _app_install(checkout, prefix, env)
+    before = snapshot(prefix)
+    out = _app_install(checkout, prefix, env)
+    assert [ln for ln in out.splitlines() if not ln.startswith(("unchanged: ", "done: "))] == []
+    assert snapshot(prefix) == before
+
+
+@fault("install", "--uninstall in a chroot (no systemd running)",
+       sees="the unit disabled offline, no error",
+       kept="settings and saved games")
+def test_uninstall_in_a_chroot(tmp_path: Path) -> None:
+    env = fake_commands(tmp_path / "bin", **CHROOT)
+    result = install("--dry-run", "--uninstall", "--prefix", tmp_path / "opt", env=env)
+    assert "would: systemctl disable clans-pi.service" in result.stdout
+    assert "--now" not in result.stdout and TRACEBACK not in result.stderr
+    assert re.search(r"^kept: /etc/clans-pi \(settings\) and /var/lib/clans-pi",
+                     result.stdout, re.M)
+
+
+@fault("install", "plain Debian: no python3-lgpio package",
+       sees="one line saying so; lgpio from PyPI instead",
+       kept="every other package, the install going on")
+def test_debian_without_python3_lgpio(tmp_path: Path) -> None:
+    env = fake_commands(tmp_path / "bin", apt_cache=APT_CACHE_WITHOUT_LGPIO,
+                        uname='[ "$1" = -m ] && echo aarch64 || command uname "$@"')
+    out = install("--dry-run", "--prefix", tmp_path / "opt", env=env).stdout
+    assert len([ln for ln in out.splitlines() if ln.startswith("note: no python3-lgpio")]) == 1
+    assert re.search(r"^would: .*apt-get install .*python3-gpiozero", out, re.M)
+    assert re.search(r"^would: \S+/python -m pip install lgpio", out, re.M)
+    assert out.rstrip().endswith("dry run: nothing was changed")
