@@ -30,6 +30,7 @@ from tests.test_handhelds import (
     FirmwareHandheld,
     Rig,
     clan_lines,
+    dealt,
     firmware_modules,
     frame,
 )
@@ -73,21 +74,6 @@ def factory() -> Iterator[MockFactory]:
 def led(factory: MockFactory, seat: int) -> tuple[float, ...]:
     p = PINS[seat]
     return tuple(float(factory.pin(n).state) for n in (p.red, p.green, p.blue))
-
-
-def dealt(rig: Rig) -> tuple[object, object]:
-    """Handheld A on seat 1 holding red, B on seat 2 holding blue; events and notices reset."""
-    a, b = rig.device(UID_A), rig.device(UID_B)
-    rig.ready(a, b)
-    rig.pair(0, a)
-    rig.pair(1, b)
-    rig.seats[0].set_clan("red")
-    rig.seats[1].set_clan("blue")
-    rig.run(300)
-    assert (a.clan, b.clan) == (0, 1)
-    rig.seat_events.clear()
-    rig.hub.take_notices()
-    return a, b
 
 
 # --------------------------------------------------------------------------- handhelds
