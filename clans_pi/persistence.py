@@ -196,6 +196,7 @@ class GameStore:
         problems: list[str] = []
         refused: list[OSError] = []  # writes the card refused on the way
         best: tuple[int, Session, Path] | None = None
+        damaged: list[str | None] = []  # where each damaged save was moved (None: it stayed)
         for path in (self.current, self.pending, self.previous):
             try:
                 if not path.exists():
@@ -210,20 +211,14 @@ class GameStore:
                 if path == self.pending:  # a torn temp file is normal after a power cut
                     self._unlink(path, refused)
                     continue
-                log.warning("%s", exc)
+                log.warning("%s", exc)  # what exactly is wrong: for the maker, in English
                 aside = self._move_aside(path, refused)
-                fault = exc.args[0].split(": ")[-1]
-                if aside is None:
-                    problems.append(_("The saved game was damaged ({fault}); it could not be "
-                                      "moved aside, and an older save is used.").format(
-                                          fault=fault))
-                else:
-                    problems.append(_("The saved game was damaged ({fault}); it was moved to "
-                                      "{file} and an older save is used.").format(
-                                          fault=fault, file=aside.name))
+                damaged.append(aside.name if aside is not None else None)
                 continue
             if best is None or generation > best[0]:
                 best = (generation, session, path)
+        if damaged:
+            problems.append(_damaged(damaged, older=best is not None))
         found: Session | None = None
         if best is not None:
             self.generation, found, path = best
@@ -315,6 +310,23 @@ class GameStore:
             refused.append(exc)
             return None
         return aside
+
+
+def _damaged(asides: list[str | None], *, older: bool) -> str:
+    """The one sentence for damaged saves: where they went, and what opens instead (the
+    last good save, or nothing: a new game)."""
+    files = ", ".join(name for name in asides if name is not None)
+    if older:
+        if files:
+            return _("The saved game was damaged; it was moved aside ({files}) and the last "
+                     "good save is used.").format(files=files)
+        return _("The saved game was damaged and could not be moved aside; the last good "
+                 "save is used.")
+    if files:
+        return _("The saved game was damaged; it was moved aside ({files}). There is no "
+                 "older save: a new game starts.").format(files=files)
+    return _("The saved game was damaged and could not be moved aside. There is no older "
+             "save: a new game starts.")
 
 
 def _canonical(payload: Any) -> str:

@@ -8,6 +8,13 @@ import pytest
 from tests.font_helpers import LATIN_AND_DIGITS, PINNED_CJK, font_without
 
 
+def pytest_configure(config):
+    if PINNED_CJK is None:  # else the tests would draw with whatever the machine has
+        raise pytest.UsageError(
+            "the dev extra's Japanese font (noto-cjk-sans-jp-regular) is not installed: "
+            "./scripts/test installs it (pip install -e '.[dev]')")
+
+
 @pytest.fixture(autouse=True)
 def _private_state(tmp_path_factory, monkeypatch):
     """Saves, records and pairings go to a fresh directory (children inherit it)."""
@@ -19,8 +26,7 @@ def _private_state(tmp_path_factory, monkeypatch):
 def _pinned_fonts(monkeypatch):
     """Japanese is drawn with the dev extra's font, not whatever ``fc-match`` answers here
     (Droid Sans Fallback has no Latin letters or digits): children inherit it too."""
-    if PINNED_CJK is not None:
-        monkeypatch.setenv("CLANS_PI_CJK_FONT", PINNED_CJK)
+    monkeypatch.setenv("CLANS_PI_CJK_FONT", PINNED_CJK)
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from clans_pi.ui import fonts
 
-#: The pinned Japanese face (None when the dev extra is not installed: a test says so).
+#: The pinned Japanese face (None when the dev extra is not installed: pytest then refuses to
+#: start, tests/conftest.py).
 PINNED_CJK = fonts._package_font()
 
 #: What Droid Sans Fallback lacks: ASCII's letters, digits and punctuation, and Latin-1.

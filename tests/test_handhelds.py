@@ -997,8 +997,9 @@ def test_a_forged_uid_on_another_port_gets_nothing(rig: Rig) -> None:
     rig.run(3000)
     assert forger.welcomed and forger.kinds() == ["WELCOME", "CLEAR"] and forger.clan is None
     notices = rig.hub.take_notices()
-    assert notices == ["A second handheld says it is seat 2's: it gets nothing until it is "
-                       "paired again (Handhelds, on the start screen)"]
+    assert notices == ["A second handheld says it is seat 2's and gets nothing; seat "
+                       "2's own goes on working. To use the new one, pair it before the next "
+                       "game."]
     assert not SECRET.search(" ".join(notices))
     assert rig.seat_events == [(1, "duplicate")] and rig.seats[1].available
     assert b.kinds()[mark_b:] == [] and b.clan == 1
@@ -1048,8 +1049,8 @@ def test_a_handheld_moved_while_its_old_port_is_silent_needs_no_pairing(rig: Rig
     assert a.clan is None and "red" not in a.shows()[1:]
     assert again.clan == 0 and rig.seats[0].available
     assert rig.hub.take_notices() == [
-        "A second handheld says it is seat 1's: it gets nothing until it is paired again "
-        "(Handhelds, on the start screen)"]
+        "A second handheld says it is seat 1's and gets nothing; seat 1's own goes on "
+        "working. To use the new one, pair it before the next game."]
 
 
 def test_a_slow_loop_does_not_hand_a_live_handhelds_uid_to_a_forger(rig: Rig) -> None:

@@ -65,8 +65,24 @@ def test_damaged_save_is_moved_aside_and_the_previous_one_used(tmp_path, damage)
     assert loaded is not None and loaded.public().ply == before
     assert len(problems) == 1 and problems[0].startswith("The saved game was damaged")
     assert "\n" not in problems[0]
+    assert "the last good save is used" in problems[0]
     assert not store.current.exists()
     assert list(tmp_path.glob("game.json.damaged-*"))
+
+
+def test_damaged_saves_with_no_older_one_say_a_new_game_starts(tmp_path):
+    """Both saves damaged: one sentence (not one per file, not 'an older save is used'),
+    naming where they went; the start screen opens."""
+    store = GameStore(tmp_path)
+    store.save(random_session(3, moves=5))
+    store.save(random_session(3, moves=6))
+    store.current.write_bytes(b"{")
+    store.previous.write_bytes(b"")
+    loaded, problems = store.load(BOARD, CHART)
+    assert loaded is None and len(problems) == 1
+    asides = sorted(p.name for p in tmp_path.glob("game*.damaged-*"))
+    assert len(asides) == 2 and all(name in problems[0] for name in asides)
+    assert problems[0].endswith("There is no older save: a new game starts.")
 
 
 def test_finished_game_becomes_a_record_that_replays(tmp_path):

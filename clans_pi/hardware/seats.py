@@ -44,8 +44,8 @@ NOTICES = {
     "lost": N_("Seat {n}'s handheld is gone: peek with the eye on the screen"),
     "back": N_("Seat {n}'s handheld is back"),
     # Never a clan: only whose seat the second device claims.
-    "duplicate": N_("A second handheld says it is seat {n}'s: it gets nothing until it is "
-                    "paired again (Handhelds, on the start screen)"),
+    "duplicate": N_("A second handheld says it is seat {n}'s and gets nothing; seat {n}'s "
+                    "own goes on working. To use the new one, pair it before the next game."),
 }
 
 

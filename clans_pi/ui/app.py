@@ -281,9 +281,17 @@ class App:
         self.computers.reset()
 
     def leave(self) -> None:
-        """Ctrl+Q or the window closed: on a desktop the program ends; on the kiosk the
-        service then gives tty1 back to a login prompt (a maker with a keyboard)."""
+        """Ctrl+Q on a keyboard: on a desktop the program ends; on the kiosk the service
+        then gives tty1 back to a login prompt (a maker with a keyboard). Not SDL's quit
+        event: on the kiosk (kmsdrm, no window to close) that only comes from a signal SDL
+        caught, a stop or restart of the service, which must ask for nothing."""
         self.quit(kiosk.CONSOLE if self.kiosk else 0)
+
+    @property
+    def saving(self) -> bool:
+        """Whether the game in progress is being kept: saved after every move, the last
+        save worked (a read-only, full or unwritable card keeps only older moves)."""
+        return self.store is not None and not self._save_failed
 
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no.
@@ -294,10 +302,14 @@ class App:
             log.info("switching off at the players' request")
             self.quit(kiosk.SWITCH_OFF)
 
-        if game_kept:
+        if game_kept and self.saving:
             text = _("The game is kept: it goes on where it was left the next time the table "
                      "is switched on. Unplug the power only once the Pi's green light has "
                      "stopped blinking.")
+        elif game_kept:
+            text = _("The game cannot be saved now: the next time the table is switched on, "
+                     "it goes on from the last move that was saved. Unplug the power only "
+                     "once the Pi's green light has stopped blinking.")
         else:
             text = _("Unplug the power only once the Pi's green light has stopped blinking.")
         self.show(ConfirmScreen(self, title=_("Switch the table off?"), text=text,
@@ -449,8 +461,8 @@ class App:
         if (self.dimmer is not None and t in WAKING_EVENTS and not getattr(ev, "touch", False)
                 and self.dimmer.activity(self.clock()) and t != pygame.MOUSEMOTION):
             return  # the touch that lights a dimmed screen does nothing else
-        if t == pygame.QUIT:
-            self.leave()
+        if t == pygame.QUIT:  # the window closed, or SDL caught SIGTERM/SIGINT
+            self.quit()
         elif t == pygame.KEYDOWN:
             if ev.key == pygame.K_q and ev.mod & pygame.KMOD_CTRL:
                 self.leave()

@@ -108,7 +108,8 @@ def test_a_foreign_hello_on_a_paired_port(rig: Rig, firmware: SimpleNamespace) -
 
 
 @fault("device", "A second device says it is a paired handheld (a forged or copied uid)",
-       sees="a notice: a second handheld says it is seat N's, gets nothing until paired again",
+       sees="a notice: a second handheld says it is seat N's and gets nothing until paired "
+       "again; seat N's own goes on working",
        kept="the first handheld keeps its seat and clan; the second gets no clan")
 def test_a_forged_uid_on_another_port(rig: Rig) -> None:
     a, b = dealt(rig)
@@ -123,8 +124,9 @@ def test_a_forged_uid_on_another_port(rig: Rig) -> None:
     assert b.result == (1, True, 1) and a.shows() == ["red"]
     assert rig.seat_events == [(1, "duplicate")]
     notices = rig.hub.take_notices()
-    assert notices == ["A second handheld says it is seat 2's: it gets nothing until it is "
-                       "paired again (Handhelds, on the start screen)"]
+    assert notices == ["A second handheld says it is seat 2's and gets nothing; seat "
+                       "2's own goes on working. To use the new one, pair it before the next "
+                       "game."]
     assert not clan_lines([logging.makeLogRecord({'msg': notices[0]})])
 
 

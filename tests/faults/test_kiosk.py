@@ -81,14 +81,64 @@ def test_switch_off_on_the_kiosk_keeps_the_game_and_asks_the_service_to_power_of
 def test_ctrl_q_on_the_kiosk_asks_for_the_console_and_on_a_desktop_just_quits():
     ctrl_q = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=pygame.KMOD_LCTRL,
                                 unicode="q", scancode=0)
-    for is_kiosk, status in ((True, kiosk.CONSOLE), (False, 0)):
-        for event in (ctrl_q, pygame.event.Event(pygame.QUIT)):
-            with display_app() as (app, _clock):
-                app.kiosk = is_kiosk
-                app.start_menu()
-                pygame.event.post(event)
-                app.pump()
-                assert not app.running and app.exit_status == status
+    for is_kiosk, event, status in ((True, ctrl_q, kiosk.CONSOLE), (False, ctrl_q, 0),
+                                    # SDL's quit event: a closed window on a desktop; on the
+                                    # kiosk a SIGTERM SDL caught (a stop or restart of the
+                                    # service before the game's own handler): nothing asked.
+                                    (True, pygame.event.Event(pygame.QUIT), 0),
+                                    (False, pygame.event.Event(pygame.QUIT), 0)):
+        with display_app() as (app, _clock):
+            app.kiosk = is_kiosk
+            app.start_menu()
+            pygame.event.post(event)
+            app.pump()
+            assert not app.running and app.exit_status == status, (is_kiosk, event)
+
+
+def test_a_stop_while_the_kiosk_starts_asks_the_service_for_nothing(tmp_path, monkeypatch):
+    """A SIGTERM that arrives after the display opened but before the game's own handler
+    was set becomes SDL's quit event: status 0, so the service neither powers off nor
+    starts the login prompt (a `systemctl restart` then brings the game back)."""
+    import os
+    import signal
+
+    from clans_pi.ui import run as run_module
+
+    real_open = run_module.Sounds.open
+
+    def open_then_stopped(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)  # SDL's handler has it: a quit event
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(run_module.Sounds, "open", open_then_stopped)
+    monkeypatch.setattr(App, "run", lambda self, *, first_frame_only=False: self.pump())
+    assert cli.main(["play", "--kiosk", "--state-dir", str(tmp_path)]) == 0
+
+
+@fault("kiosk", "Switch off while the card refuses saves (read-only or full)",
+       sees="the menu and the confirmation say the game goes on from the last saved move",
+       kept="the last move that was saved")
+def test_switch_off_says_the_truth_when_saving_fails(tmp_path, monkeypatch):
+    _saved_game(tmp_path)
+    shown: list[str] = []
+
+    def refuse(self, session):
+        raise OSError(30, "Read-only file system")
+
+    def steps(app: App) -> None:
+        monkeypatch.setattr(GameStore, "save", refuse)
+        app.save()  # the next move's save fails
+        app.pump()
+        press(app, "menu")
+        shown.append(app.screen.dialog.text)
+        press(app, "menu_off")
+        shown.append(app.screen.text)
+        press(app, "confirm_yes")
+
+    _drive(monkeypatch, steps)
+    assert cli.main(["play", "--kiosk", "--state-dir", str(tmp_path)]) == kiosk.SWITCH_OFF
+    assert "cannot be saved now" in shown[0] and "keeps it" not in shown[0]
+    assert "cannot be saved now" in shown[1] and "is kept" not in shown[1]
 
 
 def test_the_desktop_menu_says_quit_keeps_the_game(tmp_path, monkeypatch):

@@ -769,13 +769,18 @@ class PlayScreen(Screen):
         self._build_buttons()
 
     def _ask_menu(self) -> None:
+        saving = self.app.saving
         if self.app.kiosk:  # the appliance: no desktop to quit to (clans_pi/kiosk.py)
-            text = _("New game ends this game for good. Switch off keeps it: it goes on "
-                     "where it was left the next time the table is switched on.")
+            text = (_("New game ends this game for good. Switch off keeps it: it goes on "
+                      "where it was left the next time the table is switched on.") if saving
+                    else _("New game ends this game for good. The game cannot be saved now: "
+                           "after Switch off it goes on from the last move that was saved."))
             leave = ("menu_off", _("Switch off"), "danger")
         else:
-            text = _("New game ends this game for good. Quit keeps it: it goes on where it "
-                     "was left the next time the game is started.")
+            text = (_("New game ends this game for good. Quit keeps it: it goes on where it "
+                      "was left the next time the game is started.") if saving
+                    else _("New game ends this game for good. The game cannot be saved now: "
+                           "after Quit it goes on from the last move that was saved."))
             leave = ("menu_quit", _("Quit"), "danger")
         self.dialog = Dialog(
             _("Menu"), text,
