@@ -18,15 +18,15 @@ from pathlib import Path
 from . import __version__
 from .bots.random_mover import RandomMover
 from .config import load_config
-from .files import load_board, load_chart, read_json
+from .files import load_board, load_chart, read_json, user_state_dir
 from .logs import setup_logging
+from .options import DEFAULT_SIZE, RENDER_SCREENS, ROTATIONS
 from .rules.board import Board
 from .rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from .rules.errors import ClansError
 from .rules.events import GameOver, Strife, VillageFounded, VillageScored, VillageUnscored
 from .rules.record import replay, result, to_record
 from .rules.setup import deal
-from .ui.options import DEFAULT_SIZE, RENDER_SCREENS, ROTATIONS
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 log = logging.getLogger("clans_pi")
@@ -221,13 +221,12 @@ def _play(args: argparse.Namespace) -> int:
 def _play_headless(args: argparse.Namespace) -> int:
     if args.seats or args.state_dir:
         from .headless import parse_seats, run_headless
-        from .persistence import default_state_dir
 
         kinds = parse_seats(args.seats or "random,random,random")
         board, chart = load_board(args.board), load_chart(args.chart)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         say = (lambda _text: None) if args.quiet else (lambda text: print(text, flush=True))
-        run_headless(args.state_dir or default_state_dir(), kinds, board, chart,
+        run_headless(args.state_dir or user_state_dir(), kinds, board, chart,
                      random.Random(seed), say)
         return 0
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
+from .files import user_state_dir
+from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS
 from .rules.constants import MAX_PLAYERS
-from .ui.options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS
 
 SEAT_KINDS = ("screen", "gpio", "handheld")
 #: The languages the rulebooks came in, all translated (clans_pi/locale).
@@ -43,17 +44,6 @@ DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
 def user_config_path() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "clans-pi" / "config.toml"
-
-
-def user_state_dir() -> Path:
-    """Where the app keeps the saved game, records and handheld pairings: the service's
-    state directory ($STATE_DIRECTORY, from systemd's StateDirectory=), else the user's
-    ~/.local/state/clans-pi."""
-    env = os.environ.get("STATE_DIRECTORY")
-    if env:
-        return Path(env.split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "clans-pi"
 
 
 @dataclass

@@ -4,12 +4,12 @@ games as records.
 A save is ``{"format": "clans-save/1", "sha256": ..., "payload": {...}}``; the checksum
 covers the payload (the game as clans-state/1, the seats, whether undo is allowed, the
 first-game guide's topics the game has explained), so a torn or damaged file is recognised.
-Writing is atomic: a temp file in the same directory is
-written and fsynced, the current save becomes the previous one, the temp file becomes the
-current one (``os.replace``), and the directory is fsynced. A kill at any moment leaves a
-complete save of the last completed move in one of the three files; :meth:`GameStore.load`
-takes the newest good one and moves damaged ones aside; a complete temp file it takes is
-made the current save at once (the next save would overwrite it).
+Writing is atomic (:func:`clans_pi.files.write_atomic`): a temp file in the same
+directory is written and fsynced, the current save becomes the previous one, the temp file
+becomes the current one (``os.replace``), and the directory is fsynced. A kill at any
+moment leaves a complete save of the last completed move in one of the three files;
+:meth:`GameStore.load` takes the newest good one and moves damaged ones aside; a complete
+temp file it takes is made the current save at once (the next save would overwrite it).
 
 A card that refuses writes (read-only, another owner's directory, full) never stops the
 game: loading writes nothing it cannot do without, every write that fails is said in one
@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .files import fsync_dir, move_into_place, temp_of, write_atomic
 from .i18n import _
 from .rules.board import Board
 from .rules.epochs import EpochChart
@@ -40,22 +41,6 @@ log = logging.getLogger(__name__)
 
 class SaveError(ClansError):
     """A save file that cannot be used (the message names the file and the fault)."""
-
-
-def default_state_dir() -> Path:
-    """The service's state directory ($STATE_DIRECTORY, set by systemd's StateDirectory=),
-    else the user's ~/.local/state/clans-pi."""
-    from .config import user_state_dir
-
-    return user_state_dir()
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def cannot_save(exc: OSError, directory: Path) -> str:
@@ -76,40 +61,6 @@ def cannot_save(exc: OSError, directory: Path) -> str:
              "it.").format(error=exc.strerror or exc)
 
 
-def _remove(path: Path) -> None:
-    """Remove a temp file a failed write left (a full card still deletes)."""
-    try:
-        path.unlink(missing_ok=True)
-    except OSError as exc:
-        log.info("cannot remove %s: %s", path, exc)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file; a
-    write that fails (a full card) raises OSError and leaves no temp file behind."""
-    tmp = path.with_name(path.name + ".tmp")
-    _write_synced(tmp, text)
-    try:
-        os.replace(tmp, path)
-    except OSError:
-        _remove(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _write_synced(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` and fsync it; a write that fails (a full card) raises
-    OSError and leaves no file behind."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-    except OSError:
-        _remove(path)
-        raise
-
-
 class GameStore:
     """The saved game and the finished games' records in ``directory``."""
 
@@ -117,7 +68,7 @@ class GameStore:
         self.dir = Path(directory)
         self.current = self.dir / "game.json"
         self.previous = self.dir / "game.prev.json"
-        self.pending = self.dir / "game.json.tmp"
+        self.pending = temp_of(self.current)
         self.records = self.dir / "records"
         # Every save gets the next generation number; loading takes the newest good one
         # (not the one with most moves: an undo makes the newest save the shorter game).
@@ -142,14 +93,10 @@ class GameStore:
             "guide": sorted(session.guide_seen),
             "generation": self.generation + 1,
         }
-        text = _canonical(payload)
-        doc = json.dumps({"format": SAVE_FORMAT, "sha256": _digest(text), "payload": payload},
+        text = payload_text(payload)
+        doc = json.dumps({"format": SAVE_FORMAT, "sha256": checksum(text), "payload": payload},
                          separators=(",", ":"))
-        _write_synced(self.pending, doc)
-        if self.current.exists():
-            os.replace(self.current, self.previous)
-        os.replace(self.pending, self.current)
-        _fsync_dir(self.dir)
+        write_atomic(self.current, doc, previous=self.previous)
         self.generation += 1
 
     def discard(self) -> None:
@@ -160,7 +107,7 @@ class GameStore:
         for path in (self.previous, self.pending, self.current):
             path.unlink(missing_ok=True)
         if self.dir.exists():
-            _fsync_dir(self.dir)
+            fsync_dir(self.dir)
 
     def finish(self, session: Session) -> Path:
         """Keep a finished game as a record (clans-record/1) and forget the save."""
@@ -180,8 +127,8 @@ class GameStore:
         text = json.dumps(record, indent=1) + "\n"
         self.records.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        name = f"{stamp}-{_digest(text)[:10]}.json"
-        existing = [p for p in self.records.glob(f"*-{_digest(text)[:10]}.json")]
+        name = f"{stamp}-{checksum(text)[:10]}.json"
+        existing = [p for p in self.records.glob(f"*-{checksum(text)[:10]}.json")]
         path = existing[0] if existing else self.records / name
         if not existing:
             write_atomic(path, text)
@@ -241,10 +188,7 @@ class GameStore:
         save (the current one, older, the previous), so the next save's temp file does not
         overwrite the only copy of the newest move."""
         try:
-            if self.current.exists():
-                os.replace(self.current, self.previous)
-            os.replace(self.pending, self.current)
-            _fsync_dir(self.dir)
+            move_into_place(self.pending, self.current, previous=self.previous)
         except OSError as exc:  # still loaded; the card is said to refuse
             log.info("cannot make %s the saved game: %s", self.pending, exc)
             refused.append(exc)
@@ -270,7 +214,7 @@ class GameStore:
         if not isinstance(payload, dict):
             raise SaveError(f"{path}: not a Clans save: no game in it")
         try:
-            digest = _digest(_canonical(payload))
+            digest = checksum(payload_text(payload))
         except (ValueError, RecursionError) as exc:
             raise SaveError(f"{path}: not readable: {type(exc).__name__}") from None
         if digest != doc.get("sha256"):
@@ -329,9 +273,11 @@ def _damaged(asides: list[str | None], *, older: bool) -> str:
              "save: a new game starts.")
 
 
-def _canonical(payload: Any) -> str:
+def payload_text(payload: Any) -> str:
+    """The text of a save's payload its checksum covers (canonical JSON)."""
     return json.dumps(payload, sort_keys=True, separators=(",", ":"))
 
 
-def _digest(text: str) -> str:
+def checksum(text: str) -> str:
+    """The checksum a save carries for its payload's text (:func:`payload_text`)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

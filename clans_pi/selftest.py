@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .config import Config
+from .options import shown_clan
 from .rules.constants import CLANS
 from .rules.errors import ClansError
-from .ui.options import shown_clan
 
 Say = Callable[[str], None]
 

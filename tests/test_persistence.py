@@ -264,7 +264,7 @@ def test_load_never_raises_on_a_crafted_save_with_a_valid_checksum(tmp_path_fact
     friendly sentences: a save it cannot use is moved aside like any damaged save."""
     import shutil
 
-    from clans_pi.persistence import _canonical, _digest
+    from clans_pi.persistence import checksum, payload_text
     from clans_pi.session import Session
 
     global _FUZZ
@@ -281,13 +281,13 @@ def test_load_never_raises_on_a_crafted_save_with_a_valid_checksum(tmp_path_fact
         for key in path[:-1]:
             parent = parent[key]
         parent[path[-1]] = marker
-        text = _canonical(crafted).replace(json.dumps(marker), raw)
+        text = payload_text(crafted).replace(json.dumps(marker), raw)
     else:
         text = raw
     directory = base.parent / f"{base.name}-run"
     shutil.rmtree(directory, ignore_errors=True)
     shutil.copytree(base, directory)
-    head = json.dumps({"format": SAVE_FORMAT, "sha256": _digest(text)})[:-1]
+    head = json.dumps({"format": SAVE_FORMAT, "sha256": checksum(text)})[:-1]
     (directory / "game.json").write_text(f'{head}, "payload": {text}}}', encoding="utf-8")
     session, problems = GameStore(directory).load(BOARD, CHART)
     assert session is None or isinstance(session, Session)

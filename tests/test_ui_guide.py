@@ -408,9 +408,9 @@ def test_a_save_from_before_the_guide_loads_with_nothing_seen(tmp_path):
     store.save(random_session(3, moves=5))
     doc = json.loads(store.current.read_text())
     del doc["payload"]["guide"]
-    from clans_pi.persistence import _canonical, _digest
+    from clans_pi.persistence import checksum, payload_text
 
-    doc["sha256"] = _digest(_canonical(doc["payload"]))
+    doc["sha256"] = checksum(payload_text(doc["payload"]))
     store.current.write_text(json.dumps(doc))
     session, problems = GameStore(tmp_path).load(BOARD, CHART)
     assert session is not None and not problems and session.guide_seen == set()

@@ -38,7 +38,6 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -47,7 +46,8 @@ from typing import Any, Protocol
 import serial
 import serial.tools.list_ports
 
-from ..ui.options import shown_clan
+from ..files import write_atomic
+from ..options import shown_clan
 from . import protocol
 
 log = logging.getLogger(__name__)
@@ -629,21 +629,9 @@ class PairingStore:
     def _save(self) -> None:
         data = {"version": 1, "seats": {str(k): v for k, v in sorted(self._seats.items())}}
         text = json.dumps(data, indent=2) + "\n"
-        folder = self.path.parent
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{self.path.name}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-            _fsync_dir(folder)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, text)
         except OSError as exc:
             self.problem = (f"{self.path}: cannot save the handheld pairing "
                             f"({_one_line(exc)}); it lasts until the app stops")
@@ -702,20 +690,6 @@ def _parse_pairing(text: str) -> dict[int, str]:
             raise ValueError(f"handheld {uid} is paired with two seats")
         out[int(key)] = uid
     return out
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make a rename in ``folder`` survive a power cut (best effort)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # --------------------------------------------------------------------------- one seat

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..i18n import _
-from .options import FIFTH_CLANS, shown_clan
+from ..options import FIFTH_CLANS, shown_clan
 from .theme import CLAN_COLORS, CLAN_INK, CLAN_LABEL, CLAN_OUTLINE, Color, mix
 
 __all__ = ["DEFAULT_LOOK", "FIFTH_CLANS", "ClanLook"]

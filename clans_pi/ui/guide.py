@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..persistence import write_atomic
+from ..files import write_atomic
 from ..rules.constants import BIG_GROUP, CLANS, NUM_CLANS
 from ..rules.events import EpochChanged, Event, Moved, VillageFounded
 from ..session import Session

@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 
 from .. import i18n
-from ..persistence import write_atomic
+from ..files import write_atomic
 from . import canvas, fonts
 
 log = logging.getLogger(__name__)

@@ -16,6 +16,7 @@ from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..i18n import N_, _
+from ..options import RENDER_SCREENS
 from ..persistence import GameStore
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -29,7 +30,6 @@ from .clan_look import ClanLook
 from .display import Display, NoDisplayError
 from .guide import GUIDE_FILE, GuideMemory
 from .languages import FILE_NAME, LanguageFile
-from .options import RENDER_SCREENS
 from .sound import Sounds
 
 log = logging.getLogger(__name__)

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -26,7 +27,7 @@ import pytest
 
 from clans_pi import persistence
 from clans_pi.headless import run_headless
-from clans_pi.persistence import GameStore, _canonical, _digest
+from clans_pi.persistence import GameStore, checksum, payload_text
 from tests.faults import fault
 from tests.ui_helpers import BOARD, CHART, display_app, finished_session, random_session
 
@@ -381,7 +382,7 @@ STEPS = ("during the temp write", "after the temp write", "after current -> prev
 @contextmanager
 def stop(monkeypatch: pytest.MonkeyPatch, step: str) -> Iterator[None]:
     """GameStore.save stops at ``step`` as a SIGKILL or power cut would stop it there."""
-    real_replace, real_fsync_dir = os.replace, persistence._fsync_dir
+    real_replace, real_fsync = os.replace, os.fsync
     replaces = 0
 
     def replace(src: Any, dst: Any) -> None:
@@ -391,15 +392,11 @@ def stop(monkeypatch: pytest.MonkeyPatch, step: str) -> Iterator[None]:
             raise Kill
         real_replace(src, dst)
 
-    def fsync_dir(path: Path) -> None:
-        if step == "after temp -> current":
-            raise Kill
-        real_fsync_dir(path)
-
-    real_fsync = os.fsync
-
     def fsync(fd: int) -> None:
-        if step == "during the temp write":  # half of it reached the card
+        if stat.S_ISDIR(os.fstat(fd).st_mode):  # the directory, after the renames
+            if step == "after temp -> current":
+                raise Kill
+        elif step == "during the temp write":  # half of it reached the card
             size = os.fstat(fd).st_size
             os.ftruncate(fd, size // 2)
             raise Kill
@@ -407,7 +404,6 @@ def stop(monkeypatch: pytest.MonkeyPatch, step: str) -> Iterator[None]:
 
     with monkeypatch.context() as m:
         m.setattr(os, "replace", replace)
-        m.setattr(persistence, "_fsync_dir", fsync_dir)
         m.setattr(os, "fsync", fsync)
         with pytest.raises(Kill):
             yield
@@ -520,8 +516,8 @@ def test_a_corrupt_or_empty_save(tmp_path, damage):
 def write_crafted(path: Path, payload: Any, *, text: str | None = None) -> None:
     """A save whose checksum holds for ``payload`` (or its JSON ``text``), as if written by
     someone who knows the format."""
-    text = _canonical(payload) if text is None else text
-    head = json.dumps({"format": "clans-save/1", "sha256": _digest(text)})[:-1]
+    text = payload_text(payload) if text is None else text
+    head = json.dumps({"format": "clans-save/1", "sha256": checksum(text)})[:-1]
     path.write_text(f'{head}, "payload": {text}}}', encoding="utf-8")
 
 
@@ -548,7 +544,7 @@ def test_an_illegal_move_save(tmp_path):
 def test_a_crafted_save_with_an_infinite_generation(tmp_path):
     store, older = _two_saves(tmp_path)
     payload = _payload(store)
-    text = _canonical({**payload, "generation": 0}).replace('"generation":0',
+    text = payload_text({**payload, "generation": 0}).replace('"generation":0',
                                                             '"generation":Infinity')
     write_crafted(store.current, None, text=text)
     loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
@@ -562,7 +558,7 @@ def test_a_crafted_save_nested_deep(tmp_path):
     store, older = _two_saves(tmp_path)
     payload = _payload(store)
     deep = "[" * 100_000 + "]" * 100_000
-    text = _canonical({**payload, "guide": 0}).replace('"guide":0', '"guide":' + deep)
+    text = payload_text({**payload, "guide": 0}).replace('"guide":0', '"guide":' + deep)
     write_crafted(store.current, None, text=text)
     loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
     assert loaded.public().ply == older and _damaged(problems, tmp_path)
