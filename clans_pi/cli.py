@@ -21,12 +21,21 @@ from .config import load_config
 from .files import load_board, load_chart, read_json, user_state_dir
 from .logs import setup_logging
 from .options import DEFAULT_SIZE, RENDER_SCREENS, ROTATIONS
-from .rules.board import Board
-from .rules.constants import MAX_PLAYERS, MIN_PLAYERS
-from .rules.errors import ClansError
-from .rules.events import GameOver, Strife, VillageFounded, VillageScored, VillageUnscored
-from .rules.record import replay, result, to_record
-from .rules.setup import deal
+from .rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Board,
+    ClansError,
+    GameOver,
+    Strife,
+    VillageFounded,
+    VillageScored,
+    VillageUnscored,
+    deal,
+    replay,
+    result,
+    to_record,
+)
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 log = logging.getLogger("clans_pi")

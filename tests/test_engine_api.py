@@ -6,6 +6,7 @@ Helpers are in tests/rules_helpers.py.
 
 from __future__ import annotations
 
+import doctest
 import json
 import random
 import re
@@ -13,15 +14,22 @@ from collections import Counter
 
 import pytest
 
+import clans_pi.rules
 from clans_pi.bots.random_mover import RandomMover
-from clans_pi.rules import events as ev
-from clans_pi.rules import record
-from clans_pi.rules.board import load_default_board
-from clans_pi.rules.epochs import load_default_chart
-from clans_pi.rules.errors import IllegalMoveError, SetupError
-from clans_pi.rules.moves import Move
-from clans_pi.rules.setup import deal
-from clans_pi.rules.state import GameState
+from clans_pi.rules import (
+    GameState,
+    IllegalMoveError,
+    Move,
+    SetupError,
+    VillageFounded,
+    VillageUnscored,
+    deal,
+    load_default_board,
+    load_default_chart,
+    replay,
+    to_json,
+    to_record,
+)
 from tests.rules_helpers import (
     BOARD,
     CHART,
@@ -29,6 +37,29 @@ from tests.rules_helpers import (
     random_game,
     snapshot,
 )
+
+# ------------------------------------------------------------------------ the public face
+
+
+def test_the_example_in_the_rules_docstring_runs():
+    """clans_pi.rules' docstring deals a game, lists and plays a move, shows a player's view,
+    replays a record and undoes: it stays true (run as a doctest)."""
+    results = doctest.testmod(clans_pi.rules, optionflags=doctest.ELLIPSIS)
+    assert results.failed == 0
+    assert results.attempted >= 10, "the example went missing"
+
+
+def test_the_public_face_holds_what_a_program_needs():
+    names = set(clans_pi.rules.__all__)
+    assert {"GameState", "Move", "Board", "EpochChart", "Observation", "deal", "replay",
+            "to_record", "load_default_board", "load_default_chart", "ClansError",
+            "IllegalMoveError"} <= names
+    star: dict[str, object] = {}
+    exec("from clans_pi.rules import *", star)  # fails on a listed name that is not there
+    assert set(star) - {"__builtins__"} == names
+    assert len(names) == len(clans_pi.rules.__all__), "a name listed twice"
+    assert star["GameState"] is GameState and star["Move"] is Move
+
 
 # ------------------------------------------------------------------------ engine API
 
@@ -168,7 +199,7 @@ def test_api_founds_equals_the_villages_actually_founded():
                 founded = [
                     e.territory
                     for e in events
-                    if isinstance(e, ev.VillageFounded | ev.VillageUnscored)
+                    if isinstance(e, VillageFounded | VillageUnscored)
                 ]
                 state.pop()
                 assert tuple(sorted(founded)) == state.founds(m), m
@@ -181,9 +212,9 @@ def test_api_random_mover_plays_legal_whole_games():
         RandomMover(seed).play_game(state)
         assert state.end_reason in ("twelfth_village", "no_moves")
         state.check_invariants()
-        replayed = record.replay(record.to_record(state), BOARD, CHART)
+        replayed = replay(to_record(state), BOARD, CHART)
         assert snapshot(replayed) == snapshot(state)
-        assert json.loads(json.dumps(record.to_json(state))) == record.to_json(state)
+        assert json.loads(json.dumps(to_json(state))) == to_json(state)
 
 
 def test_r6_player_names_must_differ() -> None:
@@ -241,4 +272,4 @@ def test_record_hut_keys_must_be_plain_territory_ids(key: str) -> None:
     data = {"format": "clans-record/1", "players": ["a", "b"], "clans": ["red", "blue"],
             "huts": huts, "moves": []}  # fmt: skip
     with pytest.raises(RecordError, match=re.escape(f"huts: {key!r} is not a territory id")):
-        record.replay(data, load_default_board(), load_default_chart())
+        replay(data, load_default_board(), load_default_chart())
