@@ -1,9 +1,13 @@
 """Keep every test away from the user's own saved game and settings, and from the
-machine's fonts."""
+machine's fonts; and the fixtures many test files share (gpiozero's mock pins)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from tests.font_helpers import LATIN_AND_DIGITS, PINNED_CJK, font_without
 
@@ -34,3 +38,22 @@ def no_latin(tmp_path_factory) -> str:
     """A Japanese face without ASCII's letters, digits and punctuation, nor Latin-1, as
     Droid Sans Fallback is (made from the pinned font, so on any machine)."""
     return font_without(LATIN_AND_DIGITS, tmp_path_factory.mktemp("fonts") / "nolatin.otf")
+
+
+@pytest.fixture
+def pin_factory() -> Iterator[MockFactory]:
+    """gpiozero's mock pins, with PWM as lgpio gives a Pi's LEDs; the pins are released
+    afterwards. Pass it as ``pin_factory=`` (the global factory stays untouched)."""
+    made = MockFactory(pin_class=MockPWMPin)
+    yield made
+    made.reset()
+
+
+@pytest.fixture
+def global_pin_factory() -> Iterator[None]:
+    """For tests that touch gpiozero's global ``Device.pin_factory``: none at the start
+    (the code under test picks one), the one before put back afterwards."""
+    saved = Device.pin_factory
+    Device.pin_factory = None
+    yield
+    Device.pin_factory = saved

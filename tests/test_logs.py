@@ -67,12 +67,10 @@ def test_setup_in_the_journal_and_in_a_terminal(tmp_path, restore_root):
     assert terminal not in [getattr(h, "stream", None) for h in logging.getLogger().handlers]
 
 
-def test_a_whole_touchscreen_game_logs_no_clan_before_the_end(tmp_path, caplog):
+def test_a_whole_touchscreen_game_logs_no_clan_before_the_end(tmp_path, caplog, pin_factory):
     """Start, deal peeks on GPIO seats (mock pins), every move saved, the end: all log lines
     at every level. Before the game is over none names a clan; afterwards it may."""
     import random
-
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
@@ -82,7 +80,7 @@ def test_a_whole_touchscreen_game_logs_no_clan_before_the_end(tmp_path, caplog):
 
     caplog.set_level(logging.DEBUG)
     config = Config(seats={1: "gpio", 2: "gpio", 3: "screen", 4: "screen"})
-    devices = SeatDevices.open(config, pin_factory=MockFactory(pin_class=MockPWMPin))
+    devices = SeatDevices.open(config, pin_factory=pin_factory)
     rng = random.Random(3)
     with display_app() as (app, clock):
         app.devices, app.store = devices, GameStore(tmp_path)

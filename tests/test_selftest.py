@@ -6,9 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
-
 from clans_pi.config import Config
 from clans_pi.hardware.pinmap import load_pinmap
 from clans_pi.selftest import run_selftest
@@ -43,32 +40,25 @@ class FakeManager:
         self.closed = True
 
 
-@pytest.fixture
-def factory():
-    made = MockFactory(pin_class=MockPWMPin)
-    yield made
-    made.reset()
-
-
-def _run(config, factory, clock, manager, seconds=2.0):
+def _run(config, pin_factory, clock, manager, seconds=2.0):
     lines: list[str] = []
     ok = run_selftest(config, say=lines.append, seconds=seconds, step_s=0.0,
-                      pin_factory=factory, manager_factory=lambda: manager, clock=clock,
+                      pin_factory=pin_factory, manager_factory=lambda: manager, clock=clock,
                       sleep=clock.sleep)
     return ok, lines
 
 
-def test_pass_when_every_button_is_pressed_and_the_handheld_answers(factory):
+def test_pass_when_every_button_is_pressed_and_the_handheld_answers(pin_factory):
     config = Config(seats={1: "gpio", 2: "gpio", 3: "handheld", 4: "screen"})
     pins = load_pinmap().seats
     clock = FakeClock()
     # Press and release each seat's button a little after the LEDs (5 colours x 2 seats).
     for k, seat in enumerate((1, 2)):
-        pin = factory.pin(pins[seat].button)
+        pin = pin_factory.pin(pins[seat].button)
         clock.actions.setdefault(12 + 10 * k, []).append(pin.drive_low)
         clock.actions.setdefault(17 + 10 * k, []).append(pin.drive_high)
     manager = FakeManager([("ready", "e6614c311b7e5a2f", "1.0.0")])
-    ok, lines = _run(config, factory, clock, manager)
+    ok, lines = _run(config, pin_factory, clock, manager)
     text = "\n".join(lines)
     assert ok, text
     assert "[ok] seat 1 LED" in text and "[ok] seat 2 LED" in text
@@ -78,32 +68,32 @@ def test_pass_when_every_button_is_pressed_and_the_handheld_answers(factory):
     assert manager.closed
 
 
-def test_fail_names_what_failed(factory):
+def test_fail_names_what_failed(pin_factory):
     config = Config(seats={1: "gpio", 2: "handheld", 3: "screen", 4: "screen"})
     manager = FakeManager([("foreign", "/dev/ttyACM3")])
-    ok, lines = _run(config, factory, FakeClock(), manager, seconds=0.5)
+    ok, lines = _run(config, pin_factory, FakeClock(), manager, seconds=0.5)
     assert not ok
     assert "[FAIL] seat 1 button: GPIO17: no press seen" in "\n".join(lines)
     assert lines[-1] == ("selftest: FAIL (3 of 5 checks: seat 1 button; handhelds; "
                          "handheld firmware)")
 
 
-def test_two_handhelds_with_one_id_fail(factory):
+def test_two_handhelds_with_one_id_fail(pin_factory):
     config = Config(seats={1: "handheld"})
     manager = FakeManager([("ready", "e6614c311b7e5a2f", "1.1.0"),
                            ("duplicate", "e6614c311b7e5a2f", "/dev/ttyACM1")])
-    ok, lines = _run(config, factory, FakeClock(), manager, seconds=0.5)
+    ok, lines = _run(config, pin_factory, FakeClock(), manager, seconds=0.5)
     assert not ok
     assert ("  /dev/ttyACM1: says it is handheld e6614c311b7e5a2f too (two handhelds with one "
             "id: only the first gets anything)") in lines
     assert lines[-1].startswith("selftest: FAIL") and lines[-1].endswith("; handheld ids)")
 
 
-def test_a_bad_pin_map_is_one_failed_check(factory, tmp_path):
+def test_a_bad_pin_map_is_one_failed_check(pin_factory, tmp_path):
     bad = tmp_path / "pinout.toml"
     bad.write_text("[seat.1]\nbutton = 17\nred = 17\ngreen = 6\nblue = 13\n")
     config = Config(seats={1: "gpio"}, pinout=bad)
-    ok, lines = _run(config, factory, FakeClock(), FakeManager([]), seconds=0)
+    ok, lines = _run(config, pin_factory, FakeClock(), FakeManager([]), seconds=0)
     assert not ok
     assert any("[FAIL] pin map" in line and "GPIO17 is used twice" in line for line in lines)
 

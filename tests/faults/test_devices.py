@@ -15,7 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 
 from clans_pi.config import Config
 from clans_pi.hardware import protocol
@@ -64,16 +64,9 @@ def firmware() -> Iterator[SimpleNamespace]:
         yield fw
 
 
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    made = MockFactory(pin_class=MockPWMPin)
-    yield made
-    made.reset()
-
-
-def led(factory: MockFactory, seat: int) -> tuple[float, ...]:
+def led(pin_factory: MockFactory, seat: int) -> tuple[float, ...]:
     p = PINS[seat]
-    return tuple(float(factory.pin(n).state) for n in (p.red, p.green, p.blue))
+    return tuple(float(pin_factory.pin(n).state) for n in (p.red, p.green, p.blue))
 
 
 # --------------------------------------------------------------------------- handhelds
@@ -169,14 +162,14 @@ def test_a_handheld_pulled_out_and_plugged_back(rig: Rig) -> None:
 # --------------------------------------------------------------------------- GPIO buttons
 
 
-def hold(devices: SeatDevices, factory: MockFactory, seat: int, now: int) -> list:
-    factory.pin(PINS[seat].button).drive_low()
+def hold(devices: SeatDevices, pin_factory: MockFactory, seat: int, now: int) -> list:
+    pin_factory.pin(PINS[seat].button).drive_low()
     devices.poll(now)
     return devices.poll(now + DEBOUNCE_MS + 5)
 
 
-def release(devices: SeatDevices, factory: MockFactory, seat: int, now: int) -> list:
-    factory.pin(PINS[seat].button).drive_high()
+def release(devices: SeatDevices, pin_factory: MockFactory, seat: int, now: int) -> list:
+    pin_factory.pin(PINS[seat].button).drive_high()
     devices.poll(now)
     return devices.poll(now + DEBOUNCE_MS + 5)
 
@@ -184,36 +177,36 @@ def release(devices: SeatDevices, factory: MockFactory, seat: int, now: int) -> 
 @fault("device", "A GPIO button held (or shorted) when the clans are dealt",
        sees="its light stays dark; after 5 s a notice: seat N's button seems stuck",
        kept="the seat's clan, shown by the next press after it is let go")
-def test_a_button_held_at_start_up(factory: MockFactory) -> None:
+def test_a_button_held_at_start_up(pin_factory: MockFactory) -> None:
     config = Config(seats={1: "gpio", 2: "gpio"})
-    with SeatDevices.open(config, pin_factory=factory) as devices:
-        factory.pin(PINS[1].button).drive_low()  # leant on before and during the deal
+    with SeatDevices.open(config, pin_factory=pin_factory) as devices:
+        pin_factory.pin(PINS[1].button).drive_low()  # leant on before and during the deal
         events = devices.poll(0) + devices.poll(100)
         session = random_session(2)
         devices.deal(session)
         for now in range(200, 200 + STUCK_MS + 1000, 20):
             events += devices.poll(now)
-            assert led(factory, 1) == OFF and led(factory, 2) == OFF, now
+            assert led(pin_factory, 1) == OFF and led(pin_factory, 2) == OFF, now
         assert events == [(0, "press"), (0, "stuck")]  # the press began before the deal
         assert devices.take_notices() == [
             "Seat 1's button seems stuck: its light stays off until it is let go"]
         t = 200 + STUCK_MS + 1000
-        assert release(devices, factory, 1, t) == [(0, "release")]
-        assert hold(devices, factory, 1, t + 200) == [(0, "press")]
-        assert led(factory, 1) == pytest.approx(CLAN_RGB[session.private(0).own_clan])
-        assert led(factory, 2) == OFF
-        release(devices, factory, 1, t + 400)
+        assert release(devices, pin_factory, 1, t) == [(0, "release")]
+        assert hold(devices, pin_factory, 1, t + 200) == [(0, "press")]
+        assert led(pin_factory, 1) == pytest.approx(CLAN_RGB[session.private(0).own_clan])
+        assert led(pin_factory, 2) == OFF
+        release(devices, pin_factory, 1, t + 400)
 
 
 @fault("device", "A bouncing GPIO button (contacts chattering)",
        sees="one press and one release: the light on while held",
        kept="the seat's clan; no other seat's light changes")
-def test_a_bouncing_button(factory: MockFactory) -> None:
+def test_a_bouncing_button(pin_factory: MockFactory) -> None:
     config = Config(seats={1: "gpio", 2: "gpio"})
-    with SeatDevices.open(config, pin_factory=factory) as devices:
+    with SeatDevices.open(config, pin_factory=pin_factory) as devices:
         session = random_session(2)
         devices.deal(session)
-        pin = factory.pin(PINS[2].button)
+        pin = pin_factory.pin(PINS[2].button)
         events = devices.poll(0)
         t = 100
         for level in [0, 1] * 6 + [0]:  # chatter every 4 ms, then down
@@ -221,7 +214,7 @@ def test_a_bouncing_button(factory: MockFactory) -> None:
             events += devices.poll(t)
             t += 4
         events += devices.poll(t + DEBOUNCE_MS + 5)
-        assert led(factory, 2) == pytest.approx(CLAN_RGB[session.private(1).own_clan])
+        assert led(pin_factory, 2) == pytest.approx(CLAN_RGB[session.private(1).own_clan])
         t += 1000
         for level in [1, 0] * 6 + [1]:  # and on the way up
             pin.drive_high() if level == 1 else pin.drive_low()
@@ -229,26 +222,26 @@ def test_a_bouncing_button(factory: MockFactory) -> None:
             t += 4
         events += devices.poll(t + DEBOUNCE_MS + 5)
         assert events == [(1, "press"), (1, "release")]
-        assert led(factory, 2) == OFF and led(factory, 1) == OFF
+        assert led(pin_factory, 2) == OFF and led(pin_factory, 1) == OFF
 
 
 @fault("device", "A GPIO button stuck down mid-game",
        sees="after 5 s its light goes off and a notice: seat N's button seems stuck",
        kept="the seat's clan, shown again once the button is let go and pressed")
-def test_a_stuck_button(factory: MockFactory) -> None:
+def test_a_stuck_button(pin_factory: MockFactory) -> None:
     config = Config(seats={1: "gpio"})
-    with SeatDevices.open(config, pin_factory=factory) as devices:
+    with SeatDevices.open(config, pin_factory=pin_factory) as devices:
         session = random_session(2)
         devices.deal(session)
         devices.poll(0)
-        assert hold(devices, factory, 1, 1000) == [(0, "press")]
+        assert hold(devices, pin_factory, 1, 1000) == [(0, "press")]
         own = pytest.approx(CLAN_RGB[session.private(0).own_clan])
-        assert led(factory, 1) == own
+        assert led(pin_factory, 1) == own
         assert devices.poll(1000 + STUCK_MS + 100) == [(0, "stuck")]
-        assert led(factory, 1) == OFF
+        assert led(pin_factory, 1) == OFF
         assert devices.take_notices() == [
             "Seat 1's button seems stuck: its light stays off until it is let go"]
-        release(devices, factory, 1, 8000)
-        hold(devices, factory, 1, 9000)
-        assert led(factory, 1) == own
-        release(devices, factory, 1, 10000)
+        release(devices, pin_factory, 1, 8000)
+        hold(devices, pin_factory, 1, 9000)
+        assert led(pin_factory, 1) == own
+        release(devices, pin_factory, 1, 10000)
