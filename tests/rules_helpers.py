@@ -23,6 +23,7 @@ from clans_pi.rules.state import GameState
 BOARD = load_default_board()
 CHART = load_default_chart()
 PLAYERS = ("Ann", "Bob")
+NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 # ------------------------------------------------------------------------------ helpers
 
@@ -102,6 +103,25 @@ def snapshot(state: GameState) -> dict:
 
 def random_game(seed: int, players: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> GameState:
     return deal(BOARD, players, random.Random(seed))
+
+
+def new_game(seed: int, num_players: int, clans: tuple[str, ...] | None = None) -> GameState:
+    """A game dealt to the first ``num_players`` of NAMES with a seeded deal; ``clans``
+    replaces the dealt secret clans (same huts, same turn order)."""
+    state = deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
+    if clans is None:
+        return state
+    huts = [CLANS[c] for c in state.initial_huts]
+    return GameState(BOARD, CHART, state.players, clans, huts)
+
+
+def midgame(seed: int, num_players: int, plies: int) -> GameState:
+    """:func:`new_game` played on by the seeded random mover to ``plies`` moves (or the end)."""
+    state = new_game(seed, num_players)
+    mover = RandomMover(seed)
+    while state.ply < plies and not state.is_over:
+        state.play(mover.choose(state))
+    return state
 
 
 def play_randomly(state: GameState, seed: int) -> Iterable[tuple[Move, list[ev.Event]]]:

@@ -23,23 +23,12 @@ from clans_pi.bots.random_mover import RandomMover
 from clans_pi.rules import record
 from clans_pi.rules.constants import CLAN_INDEX, CLANS
 from clans_pi.rules.moves import Move
-from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
-from tests.rules_helpers import BOARD, CHART
+from tests.rules_helpers import BOARD, CHART, new_game
 
-NAMES = ("Ann", "Bob", "Cid", "Dee")
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(0, 2**32 - 1)
 player_counts = st.integers(2, 4)
-
-
-def new_game(seed: int, num_players: int, clans: tuple[str, ...] | None = None) -> GameState:
-    """A dealt game; ``clans`` replaces the dealt secret clans (same huts, same order)."""
-    state = deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
-    if clans is None:
-        return state
-    huts = [CLANS[c] for c in state.initial_huts]
-    return GameState(BOARD, CHART, state.players, clans, huts)
 
 
 def greedy(state: GameState) -> Move:

@@ -5,7 +5,6 @@ cancellable, and clearly better than a random mover.
 
 from __future__ import annotations
 
-import random
 import threading
 
 import pytest
@@ -17,24 +16,9 @@ from clans_pi.bots.easy import EasyBot
 from clans_pi.bots.random_mover import RandomMover
 from clans_pi.rules import record
 from clans_pi.rules.constants import CLANS
-from clans_pi.rules.setup import deal
-from clans_pi.rules.state import GameState
-from tests.rules_helpers import BOARD, CHART
+from tests.rules_helpers import BOARD, CHART, midgame, new_game
 
-NAMES = ("Ann", "Bob", "Cid", "Dee")
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def new_game(seed: int, num_players: int) -> GameState:
-    return deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
-
-
-def midgame(seed: int, num_players: int, plies: int) -> GameState:
-    state = new_game(seed, num_players)
-    mover = RandomMover(seed)
-    while state.ply < plies and not state.is_over:
-        state.play(mover.choose(state))
-    return state
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])

@@ -28,24 +28,13 @@ from clans_pi.bots.ismcts import (
     search,
     uniform_sampler,
 )
-from clans_pi.bots.random_mover import RandomMover
 from clans_pi.bots.search_bot import LEVEL_SETTINGS, SAFETY, SearchBot
 from clans_pi.rules.constants import CLAN_INDEX, CLANS
 from clans_pi.rules.moves import Move
-from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
-from tests.rules_helpers import BOARD, CHART
+from tests.rules_helpers import BOARD, CHART, NAMES, midgame
 
-NAMES = ("Ann", "Bob", "Cid", "Dee")
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def midgame(seed: int, num_players: int, plies: int) -> GameState:
-    state = deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
-    mover = RandomMover(seed)
-    while state.ply < plies and not state.is_over:
-        state.play(mover.choose(state))
-    return state
 
 
 def uniform(state: GameState):

@@ -21,20 +21,10 @@ from clans_pi.bots.random_mover import RandomMover
 from clans_pi.rules import record
 from clans_pi.rules.constants import CLANS
 from clans_pi.rules.setup import deal
-from clans_pi.rules.state import GameState
-from tests.rules_helpers import BOARD, CHART
+from tests.rules_helpers import BOARD, CHART, NAMES, midgame
 
-NAMES = ("Ann", "Bob", "Cid", "Dee")
 SMALL = Budget(iterations=40)
 SETTINGS = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def midgame(seed: int, num_players: int, plies: int) -> GameState:
-    state = deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
-    mover = RandomMover(seed)
-    while state.ply < plies and not state.is_over:
-        state.play(mover.choose(state))
-    return state
 
 
 def test_make_bot_gives_each_level_and_refuses_others():

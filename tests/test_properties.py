@@ -30,17 +30,14 @@ from hypothesis.stateful import (
 
 from clans_pi.bots.random_mover import RandomMover
 from clans_pi.rules import record
-from clans_pi.rules.board import Board, load_default_board
+from clans_pi.rules.board import Board
 from clans_pi.rules.constants import CLAN_INDEX, CLANS, HUTS_PER_CLAN
-from clans_pi.rules.epochs import HOSTILE, load_default_chart
+from clans_pi.rules.epochs import HOSTILE
 from clans_pi.rules.errors import BoardError, ClansError
 from clans_pi.rules.moves import Move
-from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
+from tests.rules_helpers import BOARD, CHART, new_game
 
-BOARD = load_default_board()
-CHART = load_default_chart()
-NAMES = ("Ann", "Bob", "Cid", "Dee")
 TOTAL_HUTS = HUTS_PER_CLAN * len(CLANS)  # R3: 60
 MAX_MOVES = len(BOARD.territories) - 1  # R8: each move empties a territory
 
@@ -56,10 +53,6 @@ player_counts = st.integers(min_value=2, max_value=4)
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def new_game(seed: int, num_players: int) -> GameState:
-    return deal(BOARD, NAMES[:num_players], random.Random(seed), CHART)
 
 
 def choose(state: GameState, mover: RandomMover, default_order: bool) -> Move:
