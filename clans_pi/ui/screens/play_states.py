@@ -52,10 +52,10 @@ back (Escape)                   dialog            dialog closed
                                 info              info closed
                                 Selected/Dragging Idle
 ask(dialog) (Undo, Menu)        any               dialog open
-answer(name)                    dialog            closed; undo_yes: Idle (TakeBack),
-                                                  menu_new/quit/off: (Leave)
-found / order_again / order_back ChoosingOrder    Idle (Play) / chosen cleared / Idle
-move_huts(src, dst)             any               as a tap on a target of src
+answer(name)                    dialog            closed; undo_yes: Idle unless Animating
+                                                  (TakeBack); menu_new/quit/off: (Leave)
+found, order_again, order_back  ChoosingOrder     Idle (Play); chosen cleared; Idle
+move_huts(src, dst)             no dialog         as a tap on a target of src
 play_move(move)                 any               Idle (Play)
 moved(animation)                any               Animating
 ==============================  ================  =========================================
@@ -380,7 +380,9 @@ def answer(s: PlayState, name: str, game: Game) -> Step:
     undoes the last move (letting chosen huts go), New game / Quit / Switch off leave."""
     s = replace(s, dialog=None)
     if name == "undo_yes" and game.can_undo:
-        return _with_mode(s, _unselected(s), TakeBack())
+        # Nothing chosen on the board as it was stays chosen (a move being shown goes on).
+        mode = s.mode if isinstance(s.mode, Animating) else Idle()
+        return _with_mode(s, mode, TakeBack())
     if name in ANSWERS_LEAVING:
         return Step(s, (Leave(ANSWERS_LEAVING[name]),))
     return Step(s)
@@ -410,8 +412,10 @@ def order_back(s: PlayState) -> Step:
 
 def move_huts(s: PlayState, src: int, dst: int, game: Game) -> Step:
     """The person to move moves ``src`` into ``dst``, as a tap on a target does: the order
-    choice first when it founds several villages. Refused (ValueError) for a computer's turn
-    or an illegal move."""
+    choice first when it founds several villages. Refused (ValueError) for a computer's turn,
+    an illegal move or while a question is open."""
+    if s.dialog is not None:
+        raise ValueError("a question is open")
     if not game.seats[game.current_seat].is_human:
         raise ValueError("a computer player is to move")
     if dst not in game.legal_targets(src):
