@@ -185,12 +185,12 @@ def test_the_touchscreen_game_resumes_a_saved_game(tmp_path):
         app.begin(resumed, peeks=False)
         assert app.screen.name == "play"
         m = resumed.public().legal_moves[0]
-        app.screen._move(m.src, m.dst)
+        app.screen.move_huts(m.src, m.dst)
         if app.screen.order is not None:
-            app.screen._found()
+            app.screen.found()
         again, problems = GameStore(tmp_path).load(BOARD, CHART)
         assert problems == [] and again.public().ply == 13  # saved at once
-        app.screen._ask_undo()
-        app.screen._answer("undo_yes")()
+        app.screen.ask_undo()
+        app.screen.answer("undo_yes")
         again, _ = GameStore(tmp_path).load(BOARD, CHART)
         assert again.public().ply == 12  # the undo is saved too

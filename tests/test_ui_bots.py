@@ -171,7 +171,7 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         bots.wait_started()
         assert app.computers.thinking_seat() == seat
         app.pump()
-        spot = app.screen._eye_rect(app.screen._seat_rows()[seat])
+        spot = app.screen.seat_spot(seat)
         frames = []
         for _ in range(3):
             clock.advance(SPIN_MS)
@@ -396,7 +396,7 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
         own = session.private(person)
         assert seen.obs == own  # that person's view, nobody else's
         expected = FirstBot(bots, person, HINT_LEVEL).first_move(own)
-        assert app.screen._hint() == expected
+        assert app.screen.shown_hint == expected
         assert pygame.image.tobytes(app.surface, "RGB") != without  # drawn on the board
         texts = [d.name for d in app.canvas.records if d.kind == "text"]
         assert any("Hint: the pink arrow" in t for t in texts)

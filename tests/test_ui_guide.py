@@ -474,13 +474,13 @@ def test_moves_and_undos_never_show_a_card_about_what_is_not_there(seed, undos):
             break
         screen = app.screen
         m = rng.choice(list(session.public().legal_moves))
-        screen._move(m.src, m.dst)
+        screen.move_huts(m.src, m.dst)
         if screen.order is not None:
             for t in screen.order.founds[:-1]:
-                screen._order_tap(t)
-            screen._found()
+                screen.tap_territory(t)
+            screen.found()
         if rng.random() < undos and session.can_undo:  # before its cards could show
-            screen._ask_undo()
+            screen.ask_undo()
             screen.button("undo_yes").action()
         clock.advance(5000)
     assert app.screen.name == "reveal"

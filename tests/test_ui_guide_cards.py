@@ -83,7 +83,7 @@ def _card_app(size, topic, clans=None):
         session.guide_seen |= set(TOPICS) - {topic}
         app.begin(session, peeks=False)
         m = MOVES[FIRST[topic]]
-        app.screen._commit(m.src, m.dst, None if m.order is None else list(m.order))
+        app.screen.play_move(m)
         clock.advance(5000)
         app._timers(clock.now)
     app._timers(clock.now)
@@ -124,7 +124,7 @@ def test_cards_point_at_the_board_and_the_chart():
     circle, column = app.overlay.spots
     assert circle[1].collidepoint(bv.anchors[tip.territory])
     assert app.session.public().villages[0].territory == tip.territory
-    assert tip.epoch == 1 and column[1].colliderect(app.screen._strip_parts()[0])
+    assert tip.epoch == 1 and column[1].colliderect(app.screen.chart_rect())
 
 
 @pytest.mark.parametrize("topic", TOPICS)

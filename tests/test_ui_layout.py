@@ -78,13 +78,13 @@ def _order(app):
     screen: PlayScreen = app.screen
     m = next(m for m in app.session.public().legal_moves
              if len(app.session.founds(m.src, m.dst)) >= 2)
-    screen._move(m.src, m.dst)
-    screen._order_tap(screen.order.founds[0])
+    screen.move_huts(m.src, m.dst)
+    screen.tap_territory(screen.order.founds[0])
 
 
 def _dialog(app):
     _play(app)
-    app.screen._ask_menu()
+    app.screen.ask_menu()
 
 
 def _reveal(app):

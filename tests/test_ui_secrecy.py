@@ -61,13 +61,13 @@ def _order_choice(app, clock):
     multi = [m for m in app.session.public().legal_moves
              if len(app.session.founds(m.src, m.dst)) >= 2]
     if multi:
-        screen._move(multi[0].src, multi[0].dst)
-        screen._order_tap(screen.order.founds[-1])
+        screen.move_huts(multi[0].src, multi[0].dst)
+        screen.tap_territory(screen.order.founds[-1])
 
 
 def _undo_dialog(app, clock):
     app.play()
-    app.screen._ask_undo()
+    app.screen.ask_undo()
 
 
 def _peek_not_held(app, clock):

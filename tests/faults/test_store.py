@@ -180,9 +180,9 @@ class Screen:
 def play_moves(app: Any, n: int) -> None:
     for _ in range(n):
         m = app.session.public().legal_moves[0]
-        app.screen._move(m.src, m.dst)
+        app.screen.move_huts(m.src, m.dst)
         if app.screen.order is not None:
-            app.screen._found()
+            app.screen.found()
 
 
 # ------------------------------------------------------------------ read-only, owner, full
