@@ -14,7 +14,7 @@ import pytest
 from clans_pi.rules.constants import CLANS
 from clans_pi.rules.setup import deal
 from clans_pi.session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat, Session
-from clans_pi.ui.computer import BOT_PAUSE_MS
+from clans_pi.table.computers import BOT_PAUSE_MS
 from clans_pi.ui.layout import scale_for
 from clans_pi.ui.screens.play import SPIN_MS
 from tests.bot_fakes import WAIT_S, BlockingBot, Bots, computer_to_move, worker_done

@@ -24,8 +24,8 @@ from clans_pi.rules.events import Moved, Strife, VillageFounded
 from clans_pi.rules.moves import Move
 from clans_pi.rules.village import Village
 from clans_pi.session import Seat
-from clans_pi.ui.computer import BOT_PAUSE_MS
-from clans_pi.ui.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
+from clans_pi.table.computers import BOT_PAUSE_MS
+from clans_pi.table.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
 from tests.bot_fakes import Bots, computer_to_move, with_kinds, worker_done
 from tests.ui_helpers import (
     BOARD,

@@ -24,9 +24,9 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
+from ..table.computers import BotFactory, Computers
+from ..table.guide import Guide, GuideMemory, Tip
 from . import languages
-from .computer import BotFactory, Computers
-from .guide import Guide, GuideMemory, Tip
 from .guide_overlay import GuideOverlay
 from .languages import LanguageFile
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..i18n import _
+from ..table.guide import Tip
 from .canvas import Canvas, line_size, wrap
-from .guide import Tip
 from .guide_texts import tip_text
 from .icons import draw_arrow
 from .layout import split_h, split_v

@@ -22,12 +22,12 @@ from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Session
 from ..state_lock import StateLock
+from ..table.guide import GUIDE_FILE, GuideMemory
 from ..watchdog import Notifier
 from . import languages
 from .app import App, monotonic_ms
 from .clan_look import ClanLook
 from .display import Display, NoDisplayError
-from .guide import GUIDE_FILE, GuideMemory
 from .languages import FILE_NAME, LanguageFile
 from .options import RENDER_SCREENS
 from .sound import Sounds

@@ -12,8 +12,8 @@ from ..layout import scale_for
 from ..widgets import Button
 
 if TYPE_CHECKING:
+    from ...table.guide import Tip
     from ..app import App
-    from ..guide import Tip
 
 Pos = tuple[float, float]
 #: Something the first-game guide points at: ("circle" | "rect", its bounding rectangle).

@@ -52,8 +52,8 @@ from ..widgets import Button
 from .base import Pos, Screen, Spot
 
 if TYPE_CHECKING:
+    from ...table.guide import Tip
     from ..app import App
-    from ..guide import Tip
 
 TOAST_MS = 2200
 SPIN_MS = 125  # the thinking indicator's frame time (8 frames a second, a small redraw)

@@ -29,8 +29,8 @@ from ..session import COMPUTER_KINDS, HUMAN, Session
 
 if TYPE_CHECKING:
     from ..rules.observation import Observation
-    from .app import App
-    from .screens.play import PlayScreen
+    from ..ui.app import App
+    from ..ui.screens.play import PlayScreen
 
 log = logging.getLogger(__name__)
 
