@@ -175,7 +175,7 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         frames = []
         for _ in range(3):
             clock.advance(SPIN_MS)
-            assert app._timeout() is not None and app._timeout() <= SPIN_MS
+            assert app.timeout() is not None and app.timeout() <= SPIN_MS
             before = app.partial_frames
             app.pump()
             assert app.partial_frames == before + 1  # the indicator's row alone
@@ -202,7 +202,7 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         assert session.public().ply == 21
         finish_animation(app, clock)
         assert session.seats[session.current_seat].is_human
-        assert app._timeout() is None  # nobody thinks: the loop sleeps until input
+        assert app.timeout() is None  # nobody thinks: the loop sleeps until input
         _no_threads_left(app)
 
 

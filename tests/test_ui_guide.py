@@ -453,7 +453,7 @@ def test_moves_and_undos_never_show_a_card_about_what_is_not_there(seed, undos):
     app.begin(random_session(3, seed=seed, moves=0), peeks=False)
     session, shown = app.session, []
     for _ in range(1000):
-        app._timers(clock.now)
+        app.tick(clock.now)
         if app.overlay is not None:
             tip, obs = app.overlay.tip, session.public()
             villages = {v.territory: v for v in obs.villages}

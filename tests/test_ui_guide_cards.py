@@ -85,8 +85,8 @@ def _card_app(size, topic, clans=None):
         m = MOVES[FIRST[topic]]
         app.screen._commit(m.src, m.dst, None if m.order is None else list(m.order))
         clock.advance(5000)
-        app._timers(clock.now)
-    app._timers(clock.now)
+        app.tick(clock.now)
+    app.tick(clock.now)
     assert _topic(app) == topic
     app.redraw()
     return app
