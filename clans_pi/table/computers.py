@@ -167,6 +167,9 @@ class Computers:
         self.table = table
         self.stage: Callable[[], Stage | None] = lambda: None
         self.pause_ms = pause_ms
+        # Nobody sits at the table (the headless game): a person's seat, e.g. in a game
+        # the touchscreen saved, makes random moves too.
+        self.plays_people = False
         self.active = False  # a game is on (the play screen was shown since the menu)
         self.turn: Turn | None = None
         self.hint: Hint | None = None
@@ -227,7 +230,7 @@ class Computers:
             self._drop_turn()
             return changed
         seat = session.current_seat
-        if session.seats[seat].kind == HUMAN:
+        if session.seats[seat].kind == HUMAN and not self.plays_people:
             self._drop_turn()
             return changed
         key = self._key(session)

@@ -57,6 +57,7 @@ class Table:
         hints: bool = False,
         guide: GuideMemory | None = None,
         pause_ms: int = BOT_PAUSE_MS,
+        log_saves: bool = True,
     ) -> None:
         self.board = board
         self.chart = chart
@@ -75,13 +76,16 @@ class Table:
         self.guide = Guide(guide)
         self._failing: str | None = None  # the last sentence said about saving (not again)
         self._save_failed = False
+        # Each failing save is a log line with the system's error (the journal); the
+        # headless game says the sentence on standard output only.
+        self._log_saves = log_saves
         self._notices: list[str] = []
         self._listeners: list[Listener] = []
 
     # ------------------------------------------------------------ a game
 
-    def resume(self) -> Session | None:
-        """The unfinished game the store kept, begun again (None: there is none, or no
+    def saved_game(self) -> Session | None:
+        """The unfinished game the store kept, not begun yet (None: there is none, or no
         store). What went wrong on the way (a damaged file, a card that refuses writes)
         becomes a notice each."""
         if self.store is None:
@@ -90,6 +94,11 @@ class Table:
         for text in problems:
             self.notify(text)
         self._failing = problems[-1] if problems else None  # said already: not again
+        return session
+
+    def resume(self) -> Session | None:
+        """The unfinished game the store kept, begun again (None: there is none)."""
+        session = self.saved_game()
         if session is not None:
             self.begin(session, resumed=True)
         return session
@@ -232,7 +241,8 @@ class Table:
         try:
             action()
         except OSError as exc:
-            log.error("cannot save the game: %s", exc)
+            if self._log_saves:
+                log.error("cannot save the game: %s", exc)
             assert self.store is not None
             text = cannot_save(exc, self.store.dir)
             if text != self._failing:

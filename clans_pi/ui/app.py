@@ -25,7 +25,7 @@ from ..rules.events import Event
 from ..session import Seat, Session
 from ..table import Table
 from ..table.computers import BotFactory, Computers, Stage
-from ..table.guide import Guide, GuideMemory, Tip
+from ..table.guide import Guide, GuideMemory
 from . import languages
 from .guide_overlay import GuideOverlay
 from .languages import LanguageFile
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 from .canvas import Canvas
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .display import Display
+from .navigation import Navigator
 from .screens.base import Screen
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class App:
                            notifier=notifier, bots=bots, hints=hints, guide=guide)
         self.table.computers.stage = self._stage
         self.table.listen(self._heard)
+        self.nav = Navigator(self)  # the way between screens
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[str] = []  # notices after it, each shown in turn
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
@@ -204,7 +206,7 @@ class App:
         if self.sounds is not None:
             self.sounds.for_events(events)
 
-    def _take_notices(self) -> None:
+    def show_notices(self) -> None:
         """The table's notices (a failing card, a handheld unplugged...) go on screen."""
         for text in self.table.take_notices():
             self.notify(text)
@@ -225,81 +227,39 @@ class App:
                 self.guide.current = None
 
     def start_menu(self) -> None:
-        from .screens.start import StartScreen
-
-        self.table.leave()  # the last game's clans leave the devices; it is not kept
-        self._take_notices()
-        self.show(StartScreen(self, self.seats))
+        self.nav.start_menu()
 
     def new_game(self, seats: Sequence[Seat]) -> None:
         """Deal for ``seats`` and walk every human seat through its private peek."""
-        self.table.new_game(seats)
-        self._begun(peeks=True)
+        self.nav.new_game(seats)
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
         """Play ``session`` (a loaded or resumed game: ``peeks`` False goes to the board)."""
-        self.table.begin(session, resumed=not peeks)
-        self._begun(peeks=peeks)
-
-    def _begun(self, *, peeks: bool) -> None:
-        self._take_notices()
-        if peeks:
-            self.deal_peek(0)
-        else:
-            self.play()
+        self.nav.begin(session, peeks=peeks)
 
     def deal_peek(self, seat: int) -> None:
-        from .screens.peek import PeekScreen
-
-        session = self.session
-        assert session is not None
-        while seat < session.num_seats and session.seats[seat].kind != "human":
-            seat += 1
-        if seat >= session.num_seats:
-            self.play()
-            return
-        device = self.devices.peek_kind(seat) if self.devices is not None else None
-        self.guide.offer(Tip("secret", "peek", session.public().ply))
-        self.show(PeekScreen(self, session, seat, done=lambda: self.deal_peek(seat + 1),
-                             deal=True, device=device))
+        """The deal's peeks from ``seat`` on (people only), then the board."""
+        self.nav.deal_peek(seat)
 
     def peek(self, seat: int) -> None:
         """A seat's peek during the game, returning to the board."""
-        from .screens.peek import PeekScreen
-
-        assert self.session is not None
-        if not self.session.seats[seat].is_human:
-            return  # a computer player's clan is never shown (R22)
-        self.show(PeekScreen(self, self.session, seat, done=self.play, deal=False))
+        self.nav.peek(seat)
 
     def play(self) -> None:
-        from .screens.play import PlayScreen
-
-        assert self.session is not None
-        if self.session.is_over:
-            self.reveal()
-        else:
-            self.computers.active = True
-            obs = self.session.public()
-            if any(s.is_human for s in self.session.seats):  # a demo has no secret to keep
-                self.guide.offer(Tip("secret", "play", obs.ply))  # resumed: no deal's peeks
-            mover = self.session.seats[self.session.current_seat].name
-            self.guide.offer(Tip("move", "play", obs.ply, name=mover))
-            self.show(PlayScreen(self, self.session))
+        self.nav.play()
 
     def reveal(self) -> None:
-        from .screens.reveal import RevealScreen
-
-        assert self.session is not None
-        self.table.finish()  # the devices show the results; the record is kept
-        self._take_notices()
-        obs = self.session.public()
-        self.guide.offer(Tip("end", "reveal", obs.ply, reason=obs.end or ""))
-        self.show(RevealScreen(self, self.session))
+        self.nav.reveal()
 
     def rematch(self) -> None:
-        self.table.rematch()
-        self._begun(peeks=True)
+        self.nav.rematch()
+
+    def rules(self, back: Callable[[], None]) -> None:
+        self.nav.rules(back)
+
+    def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
+        """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no."""
+        self.nav.ask_switch_off(back, game_kept=game_kept)
 
     def notify(self, text: str) -> None:
         """A short message for everyone over any screen (a handheld unplugged, a setting
@@ -334,7 +294,7 @@ class App:
                 continue  # a seat's button does nothing under the guide's card either
             self.screen.device_event(seat, kind)
             self.dirty = self.full = True
-        self._take_notices()
+        self.show_notices()
 
     def quit(self, status: int = 0) -> None:
         """Leave the loop (the window closes) and exit with ``status``. Computer players'
@@ -357,43 +317,21 @@ class App:
         save worked (a read-only, full or unwritable card keeps only older moves)."""
         return self.table.saving
 
-    def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
-        """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no.
-        ``game_kept``: asked during a game (which is kept and resumed), so say so."""
-        from .screens.confirm import ConfirmScreen
-
-        def switch_off() -> None:
-            log.info("switching off at the players' request")
-            self.quit(kiosk.SWITCH_OFF)
-
-        if game_kept and self.saving:
-            text = _("The game is kept: it goes on where it was left the next time the table "
-                     "is switched on. Unplug the power only once the Pi's green light has "
-                     "stopped blinking.")
-        elif game_kept:
-            text = _("The game cannot be saved now: the next time the table is switched on, "
-                     "it goes on from the last move that was saved. Unplug the power only "
-                     "once the Pi's green light has stopped blinking.")
-        else:
-            text = _("Unplug the power only once the Pi's green light has stopped blinking.")
-        self.show(ConfirmScreen(self, title=_("Switch the table off?"), text=text,
-                                yes=_("Switch off"), no=_("Go on"), act=switch_off, back=back))
-
     def after_move(self, events: Sequence[Event]) -> None:
         """Called after every completed move (the play screen played it on the session to
         animate it): the table saves it and its listeners hear it (public events only)."""
         self.table.moved(events)
-        self._take_notices()
+        self.show_notices()
 
     def after_undo(self) -> None:
         """Called after a move was taken back: the table saves that too, so it stays taken
         back, and a computer player's search is cancelled."""
         self.table.undone()
-        self._take_notices()
+        self.show_notices()
 
     def save(self) -> None:
         self.table.save()
-        self._take_notices()
+        self.show_notices()
 
     # ------------------------------------------------------------ the first-game guide
 
@@ -436,11 +374,6 @@ class App:
         if remember and self.language_file is not None:
             self.language_file.write(code)
         self.dirty = self.full = True
-
-    def rules(self, back: Callable[[], None]) -> None:
-        from .screens.rules import RulesScreen
-
-        self.show(RulesScreen(self, back))
 
     # ------------------------------------------------------------ drawing
 
@@ -605,7 +538,7 @@ class App:
         self._guide_tick()
         if self.table.poll_computers(now):
             self.dirty = self.full = True
-        self._take_notices()
+        self.show_notices()
         if self.dimmer is not None:
             self.dimmer.tick(now)
         if self.sounds is not None:

@@ -53,7 +53,7 @@ from .base import Pos, Screen, Spot
 
 if TYPE_CHECKING:
     from ...table.guide import Tip
-    from ..app import App
+    from .base import Host
 
 TOAST_MS = 2200
 SPIN_MS = 125  # the thinking indicator's frame time (8 frames a second, a small redraw)
@@ -86,7 +86,7 @@ class Dialog:
 class PlayScreen(Screen):
     name = "play"
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: Host, session: Session) -> None:
         super().__init__(app)
         self.session = session
         self.selected: int | None = None
