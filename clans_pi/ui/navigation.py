@@ -1,19 +1,21 @@
 """The way between screens: which screen comes after which, and what the table does on the
 way (a new deal, the end). The only module that builds the game's screens from outside
-them; it imports them at the top, and screens know the app only as
-:class:`~clans_pi.ui.screens.base.Host`, so nothing imports :mod:`clans_pi.ui.app` back.
+them; it imports them at the top. Screens know the app only as
+:class:`~clans_pi.ui.screens.base.Host`, and this module as :class:`Shell` (the Host and
+the table), so nothing imports :mod:`clans_pi.ui.app` back, not even for type checking.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .. import kiosk
 from ..i18n import _
 from ..session import Seat, Session
 from ..table.guide import Tip
+from .screens.base import Host
 from .screens.confirm import ConfirmScreen
 from .screens.peek import PeekScreen
 from .screens.play import PlayScreen
@@ -22,15 +24,29 @@ from .screens.rules import RulesScreen
 from .screens.start import StartScreen
 
 if TYPE_CHECKING:
-    from .app import App
+    from ..table import Table
 
 log = logging.getLogger(__name__)
+
+
+class Shell(Host, Protocol):
+    """What the navigation needs of the app: the screens' Host, and the table."""
+
+    table: Table
+
+    @property
+    def session(self) -> Session | None: ...
+
+    @property
+    def seats(self) -> list[Seat]: ...
+
+    def show_notices(self) -> None: ...
 
 
 class Navigator:
     """Takes ``app`` from screen to screen; ``app.table`` plays the game."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Shell) -> None:
         self.app = app
 
     def start_menu(self) -> None:
