@@ -204,3 +204,37 @@ def test_a_failing_card_is_said_once_and_play_goes_on(tmp_path: Path, monkeypatc
     table.poll_computers(7000)
     assert table.saving and table.take_notices() == []
     assert GameStore(tmp_path).load(BOARD, CHART)[0].public().ply == 6
+
+
+class FirstMove:
+    """A bot that takes the first legal move it sees, and notes whose view it got."""
+
+    def __init__(self, views: list[object]) -> None:
+        self.views = views
+
+    def choose(self, obs, *, cancel=None) -> Move:
+        self.views.append((obs.viewer, obs.own_clan))
+        m = obs.legal_moves[0]
+        return Move(m.src, m.dst)
+
+
+def test_a_hint_is_searched_from_the_persons_own_view_only(tmp_path: Path) -> None:
+    table, session, _stage = _person_then_computer(tmp_path)
+    views: list[object] = []
+    table.bots = lambda seat, level: FirstMove(views)
+    table.hints = True
+    person = session.current_seat
+    table.hint_for(1 - person)  # not their turn: nothing
+    assert table.computers.hint is None
+    table.hint_for(person)
+    hint = table.computers.hint
+    assert hint is not None and hint.worker.wait(10)
+    state, move = table.computers.hint_state()
+    assert state == "ready" and move is not None
+    assert (move.src, move.dst) == (session.public().legal_moves[0].src,
+                                    session.public().legal_moves[0].dst)
+    mine = table.private(person)
+    assert views == [(mine.viewer, mine.own_clan)]  # the person's view, no other
+    table.play(move.src, move.dst, session.founds(move.src, move.dst) or None)
+    assert table.computers.hint is None  # gone with the move
+    table.shutdown()
