@@ -9,16 +9,20 @@ line printed after a move is printed only once that move is safely saved.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .bots import LEVELS, Bot, make_bot
-from .persistence import GameStore, cannot_save
+from .persistence import GameStore
 from .rules.board import Board
 from .rules.epochs import EpochChart
 from .rules.errors import ClansError
+from .rules.moves import Move
 from .session import Seat, Session
 from .state_lock import StateLock
+from .table import Table
+from .table.computers import GIVE_UP_MS, BotFactory
 
 SEAT_KINDS = ("random", *LEVELS)
 
@@ -46,62 +50,83 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
         return _run(GameStore(state_dir), kinds, board, chart, rng, say)
 
 
-def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
-         rng: random.Random, say: Callable[[str], None]) -> Session:
-    session, problems = store.load(board, chart)
-    for text in problems:
-        say(text)
-    failing = problems[-1] if problems else None  # said already: not again
+class _Console:
+    """The headless game's stage: a computer's move is played at once, and told."""
 
-    def saved(action: Callable[[], object]) -> bool:
-        nonlocal failing
-        try:
-            action()
-        except OSError as exc:
-            text = cannot_save(exc, store.dir)
-            if text != failing:
-                say(text)
-            failing = text
-            return False
-        failing = None
+    def __init__(self, table: Table, say: Callable[[str], None]) -> None:
+        self.table = table
+        self.say = say
+        self.last = ""  # the game's last move, told once the finished game is kept
+
+    def ready_for_computer(self) -> bool:
         return True
 
+    def computer_move(self, move: Move) -> None:
+        line = f"saved move {self.table.public().ply + 1}: {move.src}->{move.dst}"
+        self.table.play(move.src, move.dst, move.order)
+        self.tell()
+        if self.table.session is not None and self.table.session.is_over:
+            self.last = line  # saved as the game's record (Table.finish)
+        elif self.table.saving:  # only a move whose save was written
+            self.say(line)
+
+    def tell(self) -> None:
+        """The table's notices (a card that refuses the saves, ...), a line each."""
+        for text in self.table.take_notices():
+            self.say(text)
+
+
+def bot_factory(board: Board, chart: EpochChart, seed: int) -> BotFactory:
+    """One bot per seat for the whole game, seeded from ``seed`` and the seat."""
+    bots: dict[int, Bot] = {}
+
+    def make(seat: int, level: str) -> Bot:
+        if seat not in bots:
+            bots[seat] = make_bot(level, board, chart, seed=seed + seat)
+        return bots[seat]
+
+    return make
+
+
+def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
+         rng: random.Random, say: Callable[[str], None]) -> Session:
+    table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False)
+    console = _Console(table, say)
+    table.computers.stage = lambda: console
+    table.computers.plays_people = True  # a saved touchscreen game's people too
+    session = table.saved_game()
+    console.tell()
     if session is None:
         seats = [Seat(f"{kind.capitalize()} {i + 1}", "", kind) for i, kind in enumerate(kinds)]
-        session = Session.new(seats, board, chart, rng)
-        new = session
-        saved(lambda: store.save(new))
+        session = table.new_game(seats)
+        console.tell()
         say(f"new game: {', '.join(s.name for s in session.seats)}")
     else:
         say(f"resumed at move {session.public().ply + 1}")
-    playing = session
-    seed = rng.randrange(2**31)
-    bots: dict[int, Bot] = {
-        k: make_bot(seat.kind, board, chart, seed=seed + k)
-        for k, seat in enumerate(session.seats) if seat.kind in LEVELS}
-    while not session.is_over:
-        obs = session.public()
-        bot = bots.get(session.current_seat)
-        order: Sequence[int] | None = None
-        if bot is not None:  # it sees its own clan and the public game only (R22)
-            move = bot.choose(session.private(session.current_seat))
-            order = move.order
-        else:
-            move = obs.legal_moves[int(rng.random() * len(obs.legal_moves))]
-            founds = list(session.founds(move.src, move.dst))
-            if len(founds) >= 2:  # the mover chooses the order (R11)
-                rng.shuffle(founds)
-                order = founds
-        session.play(move.src, move.dst, order)
-        if saved(lambda: store.save(playing)):
-            say(f"saved move {obs.ply + 1}: {move.src}->{move.dst}")
+        table.begin(session, resumed=True)
+        console.tell()
+    # Each computer seat sees its own clan and the public game only (R22); "random" seats
+    # have no bot: the table's random mover plays them.
+    table.bots = bot_factory(board, chart, rng.randrange(2**31))
+    try:
+        while not session.is_over:
+            table.poll_computers(clock_ms())
+            table.computers.wait(GIVE_UP_MS / 1000)  # a search under way: until it ends
+    finally:
+        table.shutdown()
+    kept = table.finish()
+    console.tell()
+    if kept is not None and console.last:
+        say(console.last)
     obs = session.public()
     assert obs.revealed_clans is not None and obs.scores is not None
-    kept: list[Path] = []
-    saved(lambda: kept.append(store.finish(playing)))
     for p, name in enumerate(obs.players):
         say(f"{name}: {obs.revealed_clans[p]} {obs.scores[p]}"
             f"{' winner' if p in obs.winners else ''}")
-    if kept:
-        say(f"record: {kept[0]}")
+    if kept is not None:
+        say(f"record: {kept}")
     return session
+
+
+def clock_ms() -> int:
+    return time.monotonic_ns() // 1_000_000

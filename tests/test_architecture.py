@@ -95,13 +95,29 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported_modules(source: str, module: str, *, is_package: bool = False) -> set[str]:
+def _type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return ((isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+            or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+
+
+def imported_modules(source: str, module: str, *, is_package: bool = False,
+                     type_checking: bool = True) -> set[str]:
     """Every module ``source`` (the text of ``module``) imports, anywhere in it (function-
-    local and ``TYPE_CHECKING`` imports too), as absolute names; ``from X import y`` counts
-    as X and X.y (y may be a module)."""
+    local imports too; those under ``if TYPE_CHECKING:`` only when ``type_checking``), as
+    absolute names; ``from X import y`` counts as X and X.y (y may be a module)."""
     package = module if is_package else module.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not type_checking and _type_checking(child):
+                for other in child.orelse:  # type: ignore[attr-defined]
+                    visit_one(other)
+                continue
+            visit_one(child)
+
+    def visit_one(node: ast.AST) -> None:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -113,7 +129,15 @@ def imported_modules(source: str, module: str, *, is_package: bool = False) -> s
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{alias.name}" for alias in node.names)
+        visit(node)
+
+    visit(ast.parse(source))
     return found
+
+
+def _imports(path: Path, *, type_checking: bool = False) -> set[str]:
+    return imported_modules(path.read_text(encoding="utf-8"), _module_name(path),
+                            is_package=path.name == "__init__.py", type_checking=type_checking)
 
 
 def _below_the_ui() -> list[Path]:
@@ -155,3 +179,75 @@ def test_options_and_files_import_no_pygame(module: str) -> None:
     path = PACKAGE / f"{module.rpartition('.')[2]}.py"
     found = imported_modules(path.read_text(encoding="utf-8"), module)
     assert not any(m.split(".")[0] == "pygame" for m in found)
+
+
+# ------------------------------------------------------------------ the table and the UI
+
+TABLE = PACKAGE / "table"
+
+
+def test_the_table_imports_no_pygame_and_no_ui() -> None:
+    """The game's flow runs without a display (the headless game, later phones)."""
+    files = sorted(TABLE.rglob("*.py"))
+    assert len(files) >= 4, "the table package moved?"
+    for path in files:
+        for name in _imports(path, type_checking=True):
+            assert name.split(".")[0] != "pygame", f"{path.name} imports {name}"
+            assert not name.startswith("clans_pi.ui"), f"{path.name} imports {name}"
+
+
+def test_nothing_in_the_ui_imports_the_app_but_run() -> None:
+    """Screens know the app as screens.base.Host; only run.py makes an App."""
+    for path in sorted(UI.rglob("*.py")):
+        if path.name in ("app.py", "run.py") and path.parent == UI:
+            continue
+        for name in _imports(path):
+            assert name != "clans_pi.ui.app", f"{path.relative_to(PACKAGE)} imports the app"
+
+
+def _cycles(*, type_checking: bool) -> list[set[str]]:
+    """The import graph's strongly connected components of more than one module."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {m: {n for n in _imports(p, type_checking=type_checking) if n in modules and n != m}
+             for m, p in modules.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_no_import_circle_through_the_app() -> None:
+    """Not even one closed by a function-local or a type-checking import."""
+    for component in _cycles(type_checking=True):
+        assert "clans_pi.ui.app" not in component, sorted(component)
+
+
+def test_no_import_circle_in_the_ui_or_the_table() -> None:
+    """At run time (function-local imports included) the UI and the table form no circle."""
+    for component in _cycles(type_checking=False):
+        assert not any(m.startswith(("clans_pi.ui", "clans_pi.table")) for m in component), (
+            sorted(component))

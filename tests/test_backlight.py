@@ -373,7 +373,7 @@ def test_the_app_dims_when_idle_and_the_waking_touch_does_nothing_else(panel):
         session = Session.new([Seat("Ada"), Seat("Bo")], BOARD, CHART, random.Random(2))
         app.begin(session, peeks=False)
         app.pump()
-        assert app._timeout() <= MINUTE_MS  # the loop wakes up in time to dim
+        assert app.timeout() <= MINUTE_MS  # the loop wakes up in time to dim
         clock.advance(MINUTE_MS - 1)
         app.pump()
         assert brightness_of(panel.path) == 200

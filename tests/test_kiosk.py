@@ -85,7 +85,7 @@ def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
             words = " ".join(r.name for r in self.canvas.records if r.kind == "text")
             assert self.notice[0].rsplit(":", 1)[1].strip() in words
             shown.append(self.notice[0])
-            self._timers(self.notice[1])
+            self.tick(self.notice[1])
         self.quit()
 
     monkeypatch.setattr(app_module.App, "run", run)

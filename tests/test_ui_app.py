@@ -50,9 +50,9 @@ def test_idle_app_does_not_redraw():
             clock.advance(1000)
             app.pump()
         assert app.frames == frames
-        assert app._timeout() is None  # nothing to wake up for: sleep until input
+        assert app.timeout() is None  # nothing to wake up for: sleep until input
         app.screen.say("that territory is empty")
-        assert app._timeout() is not None  # the message has to fade
+        assert app.timeout() is not None  # the message has to fade
 
 
 def test_message_fades_by_itself():
@@ -218,7 +218,7 @@ def test_animation_runs_then_stops_without_a_tap():
         if app.screen.order is not None:
             press(app, "found")
         assert app.screen.anim is not None
-        assert app._timeout() is not None and app._timeout() <= 20
+        assert app.timeout() is not None and app.timeout() <= 20
         frames = app.frames
         clock.advance(100)
         app.pump()

@@ -17,7 +17,7 @@ from clans_pi.bots.base import LEVELS
 from clans_pi.persistence import GameStore
 from clans_pi.rules.constants import CLANS
 from clans_pi.session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat
-from clans_pi.ui.computer import BOT_PAUSE_MS, HINT_LEVEL
+from clans_pi.table.computers import BOT_PAUSE_MS, HINT_LEVEL
 from clans_pi.ui.screens.play import SPIN_MS
 from tests.bot_fakes import (
     WAIT_S,
@@ -175,7 +175,7 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         frames = []
         for _ in range(3):
             clock.advance(SPIN_MS)
-            assert app._timeout() is not None and app._timeout() <= SPIN_MS
+            assert app.timeout() is not None and app.timeout() <= SPIN_MS
             before = app.partial_frames
             app.pump()
             assert app.partial_frames == before + 1  # the indicator's row alone
@@ -202,7 +202,7 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         assert session.public().ply == 21
         finish_animation(app, clock)
         assert session.seats[session.current_seat].is_human
-        assert app._timeout() is None  # nobody thinks: the loop sleeps until input
+        assert app.timeout() is None  # nobody thinks: the loop sleeps until input
         _no_threads_left(app)
 
 

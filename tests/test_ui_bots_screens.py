@@ -14,7 +14,7 @@ import pytest
 from clans_pi.rules.constants import CLANS
 from clans_pi.rules.setup import deal
 from clans_pi.session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat, Session
-from clans_pi.ui.computer import BOT_PAUSE_MS
+from clans_pi.table.computers import BOT_PAUSE_MS
 from clans_pi.ui.layout import scale_for
 from clans_pi.ui.screens.play import SPIN_MS
 from tests.bot_fakes import WAIT_S, BlockingBot, Bots, computer_to_move, worker_done
@@ -109,11 +109,11 @@ def test_play_screen_with_a_computer_thinking_and_hints_at_every_size(size):
     app.bots, app.hints = bots, True
     session = computer_to_move(4, moves=30)
     app.begin(session, peeks=False)
-    app._timers(clock())
+    app.tick(clock())
     bots.wait_started()
     app.screen.down(territory_point(app, min(session.movable())))  # refused: it thinks
     clock.advance(SPIN_MS)
-    app._timers(clock())
+    app.tick(clock())
     app.redraw()
     _check_fits(app, size)
     assert app.screen.button("hint").enabled is False  # a computer is to move
@@ -142,7 +142,7 @@ def reveal_with_guesses(app) -> None:
     app.reveal()
     for w in app.computers.guesses(session).values():
         assert w.join(WAIT_S)
-    app._timers(app.clock())
+    app.tick(app.clock())
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -170,10 +170,10 @@ def _variants(session, count=4):
 
 
 def _thinking(app, clock, bots):
-    app._timers(clock())
+    app.tick(clock())
     bots.wait_started()
     clock.advance(SPIN_MS * 3)
-    app._timers(clock())
+    app.tick(clock())
 
 
 def _refused_tap(app, clock, bots):
@@ -183,14 +183,14 @@ def _refused_tap(app, clock, bots):
 
 def _moved(app, clock, bots):
     bots.release.set()
-    app._timers(clock())
+    app.tick(clock())
     worker_done(app)
-    app._timers(clock())
+    app.tick(clock())
     clock.advance(BOT_PAUSE_MS)
-    app._timers(clock())
+    app.tick(clock())
     assert app.screen.anim is not None  # its move is being shown
     clock.advance(200)
-    app._timers(clock())
+    app.tick(clock())
 
 
 STATES = {"thinking": _thinking, "refused_tap": _refused_tap, "moved": _moved}

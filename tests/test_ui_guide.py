@@ -24,8 +24,8 @@ from clans_pi.rules.events import Moved, Strife, VillageFounded
 from clans_pi.rules.moves import Move
 from clans_pi.rules.village import Village
 from clans_pi.session import Seat
-from clans_pi.ui.computer import BOT_PAUSE_MS
-from clans_pi.ui.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
+from clans_pi.table.computers import BOT_PAUSE_MS
+from clans_pi.table.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
 from tests.bot_fakes import Bots, computer_to_move, with_kinds, worker_done
 from tests.ui_helpers import (
     BOARD,
@@ -453,7 +453,7 @@ def test_moves_and_undos_never_show_a_card_about_what_is_not_there(seed, undos):
     app.begin(random_session(3, seed=seed, moves=0), peeks=False)
     session, shown = app.session, []
     for _ in range(1000):
-        app._timers(clock.now)
+        app.tick(clock.now)
         if app.overlay is not None:
             tip, obs = app.overlay.tip, session.public()
             villages = {v.territory: v for v in obs.villages}

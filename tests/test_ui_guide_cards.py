@@ -14,8 +14,8 @@ from clans_pi.rules.epochs import FAVOURABLE, HOSTILE, NEUTRAL
 from clans_pi.rules.moves import Move
 from clans_pi.rules.record import replay, to_record
 from clans_pi.session import Session
+from clans_pi.table.guide import TOPICS, Tip
 from clans_pi.ui import languages
-from clans_pi.ui.guide import TOPICS, Tip
 from clans_pi.ui.guide_texts import tip_text
 from clans_pi.ui.layout import scale_for
 from tests.test_ui_guide import _expected, _got_it, _guided, _topic
@@ -85,8 +85,8 @@ def _card_app(size, topic, clans=None):
         m = MOVES[FIRST[topic]]
         app.screen.play_move(m)
         clock.advance(5000)
-        app._timers(clock.now)
-    app._timers(clock.now)
+        app.tick(clock.now)
+    app.tick(clock.now)
     assert _topic(app) == topic
     app.redraw()
     return app

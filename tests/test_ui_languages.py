@@ -8,7 +8,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from clans_pi import i18n
-from clans_pi.ui.guide import TOPICS
+from clans_pi.table.guide import TOPICS
 from clans_pi.ui.screens.language import LanguageScreen
 from tests.bot_fakes import Bots
 from tests.i18n_helpers import language, text_problems

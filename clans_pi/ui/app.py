@@ -19,14 +19,14 @@ import pygame
 
 from .. import kiosk
 from ..i18n import _
-from ..persistence import cannot_save
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
+from ..table import Table
+from ..table.computers import BotFactory, Computers, Stage
+from ..table.guide import Guide, GuideMemory
 from . import languages
-from .computer import BotFactory, Computers
-from .guide import Guide, GuideMemory, Tip
 from .guide_overlay import GuideOverlay
 from .languages import LanguageFile
 
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 from .canvas import Canvas
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .display import Display
+from .navigation import Navigator
 from .screens.base import Screen
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,11 @@ def monotonic_ms() -> int:
 
 
 class App:
-    """The game on one display (or, with ``display`` None, on an off-screen surface)."""
+    """The game on one display (or, with ``display`` None, on an off-screen surface).
+
+    The game itself is the :class:`Table` (``self.table``): the App turns input into the
+    table's calls and draws what the table's session shows. ``session``, ``devices``,
+    ``store``, ``bots``... are the table's, named here for the screens."""
 
     def __init__(
         self,
@@ -90,29 +95,22 @@ class App:
         self.display = display
         self.surface = display.surface if display is not None else pygame.Surface(size)
         self.size = self.surface.get_size()
-        self.rng = rng or random.Random()
         self.clock = clock or monotonic_ms
         self.record = record
         self.canvas = Canvas(self.surface, record=record)
         self.screen: Screen | None = None
-        self.session: Session | None = None
-        self.seats: list[Seat] = []
-        self.devices = devices  # seat buttons, LEDs and handhelds; None: screen peeks only
+        # The game: session, saves, seat devices, computer players, guide, status.
+        self.table = Table(board, chart, rng=rng, devices=devices, store=store,
+                           notifier=notifier, bots=bots, hints=hints, guide=guide)
+        self.table.computers.stage = self._stage
+        self.table.listen(self._heard)
+        self.nav = Navigator(self)  # the way between screens
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[str] = []  # notices after it, each shown in turn
-        self.store = store  # saves the game after every move; None: nothing is saved
-        self._save_failed = False
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
         self.sounds = sounds  # None: silent
         self.dimmer = dimmer  # dims the backlight when idle; None: never
-        # (seat, level) -> a Bot; None: no computer players are offered (a saved game's
-        # computer seats then make random moves).
-        self.bots = bots
-        self.hints = hints  # a person may ask for a hint (a bot's search from their view)
         self.look = look  # the clans' colours and marks as the settings want them
-        self.computers = Computers(self)
-        # The first-game guide; without a memory (tests, renders) there is none.
-        self.guide = Guide(guide)
         self.overlay: GuideOverlay | None = None  # the guide's card, while one is up
         self.language_file = language_file  # the start screen's choice; None: not kept
         # The appliance (clans-pi.service): the menu offers Switch off instead of Quit, and
@@ -130,6 +128,89 @@ class App:
         self._down_pos = (0.0, 0.0)
         self._long_done = False
 
+    # ------------------------------------------------------------ the table's, for screens
+
+    @property
+    def session(self) -> Session | None:
+        return self.table.session
+
+    @session.setter
+    def session(self, session: Session | None) -> None:
+        self.table.session = session
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.table.seats
+
+    @seats.setter
+    def seats(self, seats: list[Seat]) -> None:
+        self.table.seats = seats
+
+    @property
+    def rng(self) -> random.Random:
+        return self.table.rng
+
+    @property
+    def devices(self) -> SeatDevices | None:
+        return self.table.devices
+
+    @devices.setter
+    def devices(self, devices: SeatDevices | None) -> None:
+        self.table.devices = devices
+
+    @property
+    def store(self) -> GameStore | None:
+        return self.table.store
+
+    @store.setter
+    def store(self, store: GameStore | None) -> None:
+        self.table.store = store
+
+    @property
+    def bots(self) -> BotFactory | None:
+        return self.table.bots
+
+    @bots.setter
+    def bots(self, bots: BotFactory | None) -> None:
+        self.table.bots = bots
+
+    @property
+    def hints(self) -> bool:
+        return self.table.hints
+
+    @hints.setter
+    def hints(self, hints: bool) -> None:
+        self.table.hints = hints
+
+    @property
+    def guide(self) -> Guide:
+        return self.table.guide
+
+    @guide.setter
+    def guide(self, guide: Guide) -> None:
+        self.table.guide = guide
+
+    @property
+    def computers(self) -> Computers:
+        return self.table.computers
+
+    def _stage(self) -> Stage | None:
+        """Where a computer player's move goes: the play screen, when it is showing."""
+        screen = self.screen
+        if screen is None or screen.name != "play":
+            return None
+        return screen  # type: ignore[return-value]
+
+    def _heard(self, events: Sequence[Event]) -> None:
+        """Each move is heard (its public events only: R22)."""
+        if self.sounds is not None:
+            self.sounds.for_events(events)
+
+    def show_notices(self) -> None:
+        """The table's notices (a failing card, a handheld unplugged...) go on screen."""
+        for text in self.table.take_notices():
+            self.notify(text)
+
     # ------------------------------------------------------------ navigation
 
     def show(self, screen: Screen) -> None:
@@ -146,95 +227,39 @@ class App:
                 self.guide.current = None
 
     def start_menu(self) -> None:
-        from .screens.start import StartScreen
-
-        if self.devices is not None:
-            self.devices.clear()  # the last game's clans leave every seat device
-        if self.store is not None and self.session is not None and not self.session.is_over:
-            self._store(self.store.discard)  # left for a new game: not kept (the menu says so)
-        self.computers.reset()
-        self.computers.active = False
-        self.guide.stop()
-        self.show(StartScreen(self, self.seats))
+        self.nav.start_menu()
 
     def new_game(self, seats: Sequence[Seat]) -> None:
         """Deal for ``seats`` and walk every human seat through its private peek."""
-        self.seats = list(seats)
-        self.begin(Session.new(seats, self.board, self.chart, self.rng))
+        self.nav.new_game(seats)
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
-        self.computers.reset()
-        self.computers.active = True  # a computer to move thinks while people peek
-        self.session = session
-        self.seats = list(session.seats)
-        self.guide.start(session)
-        log.info("game: %d players, %d moves played%s", session.num_seats, session.public().ply,
-                 "" if peeks else " (resumed)")
-        self._tell_status()
-        self.save()
-        if self.devices is not None:
-            self.devices.deal(session)  # each device gets its own seat's clan, no other
-        if peeks:
-            self.deal_peek(0)
-        else:
-            self.play()
+        """Play ``session`` (a loaded or resumed game: ``peeks`` False goes to the board)."""
+        self.nav.begin(session, peeks=peeks)
 
     def deal_peek(self, seat: int) -> None:
-        from .screens.peek import PeekScreen
-
-        session = self.session
-        assert session is not None
-        while seat < session.num_seats and session.seats[seat].kind != "human":
-            seat += 1
-        if seat >= session.num_seats:
-            self.play()
-            return
-        device = self.devices.peek_kind(seat) if self.devices is not None else None
-        self.guide.offer(Tip("secret", "peek", session.public().ply))
-        self.show(PeekScreen(self, session, seat, done=lambda: self.deal_peek(seat + 1),
-                             deal=True, device=device))
+        """The deal's peeks from ``seat`` on (people only), then the board."""
+        self.nav.deal_peek(seat)
 
     def peek(self, seat: int) -> None:
         """A seat's peek during the game, returning to the board."""
-        from .screens.peek import PeekScreen
-
-        assert self.session is not None
-        if not self.session.seats[seat].is_human:
-            return  # a computer player's clan is never shown (R22)
-        self.show(PeekScreen(self, self.session, seat, done=self.play, deal=False))
+        self.nav.peek(seat)
 
     def play(self) -> None:
-        from .screens.play import PlayScreen
-
-        assert self.session is not None
-        if self.session.is_over:
-            self.reveal()
-        else:
-            self.computers.active = True
-            obs = self.session.public()
-            if any(s.is_human for s in self.session.seats):  # a demo has no secret to keep
-                self.guide.offer(Tip("secret", "play", obs.ply))  # resumed: no deal's peeks
-            mover = self.session.seats[self.session.current_seat].name
-            self.guide.offer(Tip("move", "play", obs.ply, name=mover))
-            self.show(PlayScreen(self, self.session))
+        self.nav.play()
 
     def reveal(self) -> None:
-        from .screens.reveal import RevealScreen
-
-        assert self.session is not None
-        if self.devices is not None:
-            self.devices.results(self.session)
-        if self.store is not None:
-            self._store(lambda: self.store.finish(self.session))  # type: ignore[union-attr]
-        log.info("game over after %d moves", self.session.public().ply)
-        self._tell_status()
-        obs = self.session.public()
-        self.guide.offer(Tip("end", "reveal", obs.ply, reason=obs.end or ""))
-        self.show(RevealScreen(self, self.session))
+        self.nav.reveal()
 
     def rematch(self) -> None:
-        assert self.session is not None
-        self.begin(self.session.rematch(self.rng))
+        self.nav.rematch()
+
+    def rules(self, back: Callable[[], None]) -> None:
+        self.nav.rules(back)
+
+    def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
+        """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no."""
+        self.nav.ask_switch_off(back, game_kept=game_kept)
 
     def notify(self, text: str) -> None:
         """A short message for everyone over any screen (a handheld unplugged, a setting
@@ -261,16 +286,15 @@ class App:
                               max(12, round(18 * s)), (236, 236, 232), align="center")
 
     def _poll_devices(self, now: int) -> None:
-        assert self.devices is not None and self.screen is not None
-        for seat, kind in self.devices.poll(now):
+        assert self.screen is not None
+        for seat, kind in self.table.poll_devices(now):
             if self.dimmer is not None:
                 self.dimmer.activity(now)  # a seat's button wakes the screen too
             if self.overlay is not None and kind in ("press", "release"):
                 continue  # a seat's button does nothing under the guide's card either
             self.screen.device_event(seat, kind)
             self.dirty = self.full = True
-        for text in self.devices.take_notices():
-            self.notify(text)
+        self.show_notices()
 
     def quit(self, status: int = 0) -> None:
         """Leave the loop (the window closes) and exit with ``status``. Computer players'
@@ -291,77 +315,23 @@ class App:
     def saving(self) -> bool:
         """Whether the game in progress is being kept: saved after every move, the last
         save worked (a read-only, full or unwritable card keeps only older moves)."""
-        return self.store is not None and not self._save_failed
-
-    def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
-        """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no.
-        ``game_kept``: asked during a game (which is kept and resumed), so say so."""
-        from .screens.confirm import ConfirmScreen
-
-        def switch_off() -> None:
-            log.info("switching off at the players' request")
-            self.quit(kiosk.SWITCH_OFF)
-
-        if game_kept and self.saving:
-            text = _("The game is kept: it goes on where it was left the next time the table "
-                     "is switched on. Unplug the power only once the Pi's green light has "
-                     "stopped blinking.")
-        elif game_kept:
-            text = _("The game cannot be saved now: the next time the table is switched on, "
-                     "it goes on from the last move that was saved. Unplug the power only "
-                     "once the Pi's green light has stopped blinking.")
-        else:
-            text = _("Unplug the power only once the Pi's green light has stopped blinking.")
-        self.show(ConfirmScreen(self, title=_("Switch the table off?"), text=text,
-                                yes=_("Switch off"), no=_("Go on"), act=switch_off, back=back))
+        return self.table.saving
 
     def after_move(self, events: Sequence[Event]) -> None:
-        """Called after every completed move: the game is saved at once, and the move is
-        heard (its public events only: R22)."""
-        self.computers.drop_hint()
-        self.save()
-        self._tell_status()
-        if self.session is not None:
-            self.guide.offer_events(events, self.session)
-        if self.sounds is not None:
-            self.sounds.for_events(events)
+        """Called after every completed move (the play screen played it on the session to
+        animate it): the table saves it and its listeners hear it (public events only)."""
+        self.table.moved(events)
+        self.show_notices()
 
     def after_undo(self) -> None:
-        """Called after a move was taken back: saved too, so it stays taken back. A computer
-        player's search is cancelled; it thinks again when its turn comes."""
-        self.computers.cancel()
-        if self.session is not None:
-            self.guide.undone(self.session.public().ply)
-        self.save()
+        """Called after a move was taken back: the table saves that too, so it stays taken
+        back, and a computer player's search is cancelled."""
+        self.table.undone()
+        self.show_notices()
 
     def save(self) -> None:
-        if self.store is not None and self.session is not None and not self.session.is_over:
-            self._store(lambda: self.store.save(self.session))  # type: ignore[union-attr]
-
-    def _store(self, action: Callable[[], object]) -> None:
-        """Run a save; a failing disk is said once on screen, never a crash."""
-        try:
-            action()
-            self._save_failed = False
-        except OSError as exc:
-            log.error("cannot save the game: %s", exc)
-            if not self._save_failed:
-                assert self.store is not None
-                self.notify(cannot_save(exc, self.store.dir))
-            self._save_failed = True
-
-    def _status(self) -> str:
-        """A public one-liner for ``systemctl status clans-pi`` (never a clan: R22)."""
-        session = self.session
-        if session is None:
-            return "Waiting for players"
-        if session.is_over:
-            return f"Game over after {session.public().ply} moves"
-        return f"{session.num_seats} players, move {session.public().ply + 1}"
-
-    def _tell_status(self) -> None:
-        if self.notifier is not None:
-            self.notifier.status(self._status())
+        self.table.save()
+        self.show_notices()
 
     # ------------------------------------------------------------ the first-game guide
 
@@ -404,11 +374,6 @@ class App:
         if remember and self.language_file is not None:
             self.language_file.write(code)
         self.dirty = self.full = True
-
-    def rules(self, back: Callable[[], None]) -> None:
-        from .screens.rules import RulesScreen
-
-        self.show(RulesScreen(self, back))
 
     # ------------------------------------------------------------ drawing
 
@@ -551,7 +516,9 @@ class App:
 
     _long_fired = False
 
-    def _timers(self, now: int) -> None:
+    def tick(self, now: int) -> None:
+        """Everything that is due at ``now`` (ms): seat devices, a long press, the screen's
+        animation, the guide's next card, computer players, the backlight, notices."""
         if self.devices is not None:
             self._poll_devices(now)
         screen = self.screen
@@ -569,8 +536,9 @@ class App:
         if screen.tick(now):
             self._changed(screen)  # all, unless the screen said which part (an indicator)
         self._guide_tick()
-        if self.computers.tick(now):
+        if self.table.poll_computers(now):
             self.dirty = self.full = True
+        self.show_notices()
         if self.dimmer is not None:
             self.dimmer.tick(now)
         if self.sounds is not None:
@@ -581,7 +549,7 @@ class App:
             if self._waiting:
                 self.notify(self._waiting.pop(0))
 
-    def _timeout(self) -> int | None:
+    def timeout(self) -> int | None:
         """Milliseconds until something needs the loop, or None to sleep until input."""
         assert self.screen is not None
         now = self.clock()
@@ -595,7 +563,7 @@ class App:
             due.append(self.notice[1])
         if self.dimmer is not None and (dim := self.dimmer.wakeup()) is not None:
             due.append(dim)
-        if (bot := self.computers.wakeup()) is not None:
+        if (bot := self.table.computer_wakeup()) is not None:
             due.append(bot)
         if not due:
             return None
@@ -609,7 +577,7 @@ class App:
             self.handle(ev)
             if not self.running:
                 return
-        self._timers(self.clock())
+        self.tick(self.clock())
         if self.dirty and self.running:
             self.redraw()
 
@@ -625,13 +593,13 @@ class App:
         try:
             self._loop(first_frame_only)
         finally:
-            self.computers.shutdown()  # no computer player's thread outlives the game
+            self.table.shutdown()  # no computer player's thread outlives the game
 
     def _loop(self, first_frame_only: bool) -> None:
         assert self.screen is not None
         self.redraw()
         if self.notifier is not None:
-            self.notifier.ready(self._status())
+            self.notifier.ready(self.table.status())
         if first_frame_only:
             return
         while self.running:
@@ -643,9 +611,9 @@ class App:
                 if not self.running:
                     return
             if not events:
-                timeout = self._timeout()
+                timeout = self.timeout()
                 wait = IDLE_POLL_MS if timeout is None else min(timeout, IDLE_POLL_MS)
                 time.sleep(wait / 1000)
-            self._timers(self.clock())
+            self.tick(self.clock())
             if self.dirty and self.running:
                 self.redraw()

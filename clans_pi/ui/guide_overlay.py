@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ..i18n import _
+from ..table.guide import Tip
 from .canvas import Canvas, line_size, wrap
-from .guide import Tip
 from .guide_texts import tip_text
 from .icons import draw_arrow
 from .layout import split_h, split_v
@@ -19,8 +19,7 @@ from .theme import ACCENT, CARD, TEXT, TEXT_DIM
 from .widgets import Button
 
 if TYPE_CHECKING:
-    from .app import App
-    from .screens.base import Pos, Screen, Spot
+    from .screens.base import Host, Pos, Screen, Spot
 
 SHADE = (0, 0, 0, 150)
 
@@ -28,7 +27,7 @@ SHADE = (0, 0, 0, 150)
 class GuideOverlay:
     """The card of ``tip`` over ``screen``; built again whenever either changes."""
 
-    def __init__(self, app: App, screen: Screen, tip: Tip) -> None:
+    def __init__(self, app: Host, screen: Screen, tip: Tip) -> None:
         self.app = app
         self.screen = screen
         self.tip = tip

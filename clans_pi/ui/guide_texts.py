@@ -7,7 +7,7 @@ from ..i18n import N_, _, language, ngettext
 from ..rules.board import Board
 from ..rules.constants import BIG_GROUP, TERRAINS
 from ..rules.epochs import EpochChart
-from .guide import Tip
+from ..table.guide import Tip
 from .theme import roman
 
 #: Terrain names as they read inside a sentence.

@@ -23,12 +23,12 @@ from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Session
 from ..state_lock import StateLock
+from ..table.guide import GUIDE_FILE, GuideMemory
 from ..watchdog import Notifier
 from . import languages
 from .app import App, monotonic_ms
 from .clan_look import ClanLook
 from .display import Display, NoDisplayError
-from .guide import GUIDE_FILE, GuideMemory
 from .languages import FILE_NAME, LanguageFile
 from .sound import Sounds
 
@@ -101,9 +101,9 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         # are switched off and closed below. The game itself was saved after its last move.
         signal.signal(signal.SIGTERM, lambda _sig, _frame: app.quit())
         resumed = None
-        if store is not None and load is None:
-            resumed, problems = store.load(board, chart)
-            notices = [*(notices or []), *problems]
+        if load is None:  # the game the table kept; what went wrong on the way after
+            resumed = app.table.saved_game()  # the settings' notices
+            notices = [*(notices or []), *app.table.take_notices()]
         if load is not None:
             app.begin(Session.load(load, board, chart), peeks=False)
         elif resumed is not None:

@@ -14,8 +14,8 @@ import pytest
 from clans_pi import cli, kiosk
 from clans_pi.persistence import GameStore
 from clans_pi.session import Session
+from clans_pi.table.guide import GUIDE_FILE, GuideMemory
 from clans_pi.ui.app import App
-from clans_pi.ui.guide import GUIDE_FILE, GuideMemory
 
 from ..ui_helpers import BOARD, CHART, display_app, press, random_session
 from . import fault

@@ -28,7 +28,7 @@ def _start_with(tmp_path, monkeypatch, text: str) -> tuple[int, list[str]]:
         assert self.screen is not None and self.screen.name == "start"  # the game is up
         while self.notice is not None:
             shown.append(self.notice[0])
-            self._timers(self.notice[1])
+            self.tick(self.notice[1])
         self.quit()
 
     monkeypatch.setattr(App, "run", run)

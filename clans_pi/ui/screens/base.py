@@ -3,7 +3,8 @@ buttons (tap and press-and-hold) handled once here."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -12,12 +13,67 @@ from ..layout import scale_for
 from ..widgets import Button
 
 if TYPE_CHECKING:
-    from ..app import App
-    from ..guide import Tip
+    from ...hardware.seats import SeatDevices
+    from ...rules.board import Board
+    from ...rules.epochs import EpochChart
+    from ...rules.events import Event
+    from ...session import Seat
+    from ...table.computers import BotFactory, Computers
+    from ...table.guide import Guide, Tip
+    from ..clan_look import ClanLook
 
 Pos = tuple[float, float]
 #: Something the first-game guide points at: ("circle" | "rect", its bounding rectangle).
 Spot = tuple[str, pygame.Rect]
+
+
+class Host(Protocol):
+    """What a screen (and the guide's card) may ask of the app showing it, and nothing
+    more: implemented by :class:`clans_pi.ui.app.App`, which screens never import. The
+    game itself is behind ``after_move``/``after_undo`` (the table saves and tells), the
+    computers' hints and guesses, and the navigation between screens."""
+
+    board: Board
+    chart: EpochChart
+    look: ClanLook  # the clans' colours and marks
+    kiosk: bool  # the appliance: Switch off instead of Quit
+    bots: BotFactory | None  # None: no computer players are offered
+    hints: bool
+
+    def clock(self) -> int: ...
+
+    @property
+    def devices(self) -> SeatDevices | None: ...
+
+    @property
+    def guide(self) -> Guide: ...
+
+    @property
+    def computers(self) -> Computers: ...
+
+    @property
+    def saving(self) -> bool: ...
+
+    # the way between screens
+    def show(self, screen: Screen) -> None: ...
+    def start_menu(self) -> None: ...
+    def new_game(self, seats: Sequence[Seat]) -> None: ...
+    def peek(self, seat: int) -> None: ...
+    def play(self) -> None: ...
+    def reveal(self) -> None: ...
+    def rematch(self) -> None: ...
+    def rules(self, back: Callable[[], None]) -> None: ...
+    def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None: ...
+    def quit(self, status: int = 0) -> None: ...
+
+    # the game
+    def after_move(self, events: Sequence[Event]) -> None: ...
+    def after_undo(self) -> None: ...
+
+    # the language and the first-game guide's card
+    def set_language(self, code: str, *, remember: bool = True) -> None: ...
+    def close_tip(self) -> None: ...
+    def skip_guide(self) -> None: ...
 
 
 class Screen:
@@ -27,7 +83,7 @@ class Screen:
 
     name = "screen"
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.size = (0, 0)
         self.scale = 1.0

@@ -14,7 +14,7 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 
 class ConfirmScreen(Screen):
@@ -23,7 +23,7 @@ class ConfirmScreen(Screen):
 
     name = "confirm"
 
-    def __init__(self, app: App, *, title: str, text: str, yes: str, no: str,
+    def __init__(self, app: Host, *, title: str, text: str, yes: str, no: str,
                  act: Callable[[], None], back: Callable[[], None]) -> None:
         super().__init__(app)
         self.title, self.text, self.yes, self.no = title, text, yes, no

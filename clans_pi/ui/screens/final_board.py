@@ -18,13 +18,13 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 
 class FinalBoardScreen(Screen):
     name = "final_board"
 
-    def __init__(self, app: App, session: Session, back: Callable[[], None]) -> None:
+    def __init__(self, app: Host, session: Session, back: Callable[[], None]) -> None:
         super().__init__(app)
         self.session = session
         self._back = back

@@ -22,13 +22,13 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 
 class LanguageScreen(Screen):
     name = "language"
 
-    def __init__(self, app: App, chosen: Callable[[str], None],
+    def __init__(self, app: Host, chosen: Callable[[str], None],
                  cancel: Callable[[], None]) -> None:
         super().__init__(app)
         self.chosen = chosen

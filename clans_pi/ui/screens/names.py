@@ -21,7 +21,7 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 MAX_NAME = 12
 KEY_ROWS = ("QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM'")
@@ -43,7 +43,7 @@ def clean_name(text: str) -> str:
 class NameScreen(Screen):
     name = "names"
 
-    def __init__(self, app: App, seat: Seat, others: Sequence[Seat], index: int,
+    def __init__(self, app: Host, seat: Seat, others: Sequence[Seat], index: int,
                  chosen: Callable[[Seat], None], cancel: Callable[[], None]) -> None:
         super().__init__(app)
         self.seat = seat

@@ -20,13 +20,13 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 
 class PairScreen(Screen):
     name = "pair"
 
-    def __init__(self, app: App, seats: Sequence[int], names: Sequence[str],
+    def __init__(self, app: Host, seats: Sequence[int], names: Sequence[str],
                  done: Callable[[], None]) -> None:
         super().__init__(app)
         assert app.devices is not None

@@ -23,13 +23,13 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 
 class PeekScreen(Screen):
     name = "peek"
 
-    def __init__(self, app: App, session: Session, seat: int, *, done: Callable[[], None],
+    def __init__(self, app: Host, session: Session, seat: int, *, done: Callable[[], None],
                  deal: bool, device: str | None = None) -> None:
         super().__init__(app)
         self.session = session

@@ -49,8 +49,8 @@ from .play_states import (
 )
 
 if TYPE_CHECKING:
-    from ..app import App
-    from ..guide import Tip
+    from ...table.guide import Tip
+    from .base import Host
 
 TOAST_MS = 2200
 
@@ -58,7 +58,7 @@ TOAST_MS = 2200
 class PlayScreen(PlayPicture):
     name = "play"
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: Host, session: Session) -> None:
         super().__init__(app)
         self.session = session
         self.state = PlayState()

@@ -19,9 +19,10 @@ from ..panel import draw_avatar
 from ..theme import ACCENT, BG, CARD, GOOD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
+from .final_board import FinalBoardScreen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 REASONS = {
     "twelfth_village": N_("The twelfth village is founded. The clans are:"),
@@ -32,7 +33,7 @@ REASONS = {
 class RevealScreen(Screen):
     name = "reveal"
 
-    def __init__(self, app: App, session: Session) -> None:
+    def __init__(self, app: Host, session: Session) -> None:
         super().__init__(app)
         self.session = session
         app.computers.guesses(session)  # each computer player's guess, worked out meanwhile
@@ -64,8 +65,6 @@ class RevealScreen(Screen):
         return pygame.Rect((self.size[0] - w) // 2, top, w, self.size[1] - pad - top)
 
     def _board(self) -> None:
-        from .final_board import FinalBoardScreen
-
         self.app.show(FinalBoardScreen(self.app, self.session, back=lambda: self.app.reveal()))
 
     def draw(self, canvas: Canvas) -> None:

@@ -15,7 +15,7 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 #: Each page's title and text, marked for translation (shown with ``_()``).
 PAGES: tuple[tuple[str, str], ...] = (
@@ -69,7 +69,7 @@ WHITE_FIFTH_CLAN = N_(
 class RulesScreen(Screen):
     name = "rules"
 
-    def __init__(self, app: App, back: Callable[[], None]) -> None:
+    def __init__(self, app: Host, back: Callable[[], None]) -> None:
         super().__init__(app)
         self._back = back
         self.page = 0

@@ -24,9 +24,12 @@ from ..seat_kinds import default_name, kind_label, next_kind, with_kind
 from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
+from .language import LanguageScreen
+from .names import NameScreen
+from .pair import PairScreen
 
 if TYPE_CHECKING:
-    from ..app import App
+    from .base import Host
 
 
 def default_seats() -> list[Seat]:
@@ -36,7 +39,7 @@ def default_seats() -> list[Seat]:
 class StartScreen(Screen):
     name = "start"
 
-    def __init__(self, app: App, seats: Sequence[Seat] = ()) -> None:
+    def __init__(self, app: Host, seats: Sequence[Seat] = ()) -> None:
         super().__init__(app)
         base = default_seats()
         self.all_seats: list[Seat] = list(seats) + base[len(seats):]
@@ -187,8 +190,6 @@ class StartScreen(Screen):
 
     def _edit(self, k: int):
         def act() -> None:
-            from .names import NameScreen
-
             def chosen(seat: Seat) -> None:
                 self.all_seats[k] = seat
                 self.app.show(self)
@@ -200,8 +201,6 @@ class StartScreen(Screen):
         return act
 
     def _pair(self) -> None:
-        from .pair import PairScreen
-
         devices = self.app.devices
         assert devices is not None
         seats = [k for k in devices.handheld_seats() if k < len(self.all_seats)]
@@ -215,8 +214,6 @@ class StartScreen(Screen):
         self.layout()
 
     def _language(self) -> None:
-        from .language import LanguageScreen
-
         self.app.show(LanguageScreen(self.app, self._language_chosen,
                                      lambda: self.app.show(self)))
 

@@ -1,8 +1,9 @@
 """Computer players at the table: each bot thinks on a worker thread, so the touchscreen stays
-responsive, and its move is played like anyone's once the play screen can show it.
+responsive, and its move is played like anyone's once the stage (the play screen, or the
+headless game) can show it.
 
-A bot gets one seat's own view only (:meth:`Session.private`), built here on the UI thread
-and handed over; the worker never touches the session (R22). A search is cancelled through
+A bot gets one seat's own view only (:meth:`Session.private`), built here on the table's
+thread and handed over; the worker never touches the session (R22). A search is cancelled through
 its ``threading.Event`` on undo, a new game or quitting, and its result is then ignored.
 A bot that fails (raises, returns an illegal move, takes far too long) makes a random legal
 move for that turn, with a notice and a log line that names no clan.
@@ -20,7 +21,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots.base import Bot, Cancelled
 from ..i18n import _
@@ -29,8 +30,7 @@ from ..session import COMPUTER_KINDS, HUMAN, Session
 
 if TYPE_CHECKING:
     from ..rules.observation import Observation
-    from .app import App
-    from .screens.play import PlayScreen
+    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,23 @@ JOIN_S = 1.0  # how long quitting waits for each cancelled search to end
 HINT_LEVEL = "hard"
 
 Key = tuple[int, int, Move | None]  # (session, ply, last move): one position of one game
+
+
+class Stage(Protocol):
+    """Where a computer player's move is shown and played: the play screen (which animates
+    it, then plays it through the table), or the headless game (which plays it at once)."""
+
+    def ready_for_computer(self) -> bool:
+        """Nothing else is happening: a computer's move may come now."""
+        ...
+
+    def computer_move(self, move: Move) -> None:
+        """Show and play ``move``, the computer's choice."""
+        ...
+
+    def say(self, text: str) -> None:
+        """A short message about the game in progress (a hint that failed)."""
+        ...
 
 
 class Worker:
@@ -72,6 +89,10 @@ class Worker:
     @property
     def done(self) -> bool:
         return self._done.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s for the call to finish; True if it has."""
+        return self._done.wait(timeout)
 
     def join(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s for the thread to end; True if it has."""
@@ -136,11 +157,19 @@ def checked(move: object, session: Session) -> Move | None:
 
 
 class Computers:
-    """The app's computer players: starts each one's search when its turn comes, plays the
-    move when the play screen is ready for it, and the hints and final guesses."""
+    """The table's computer players: starts each one's search when its turn comes, hands
+    the move to the stage when it is ready for it, and the hints and final guesses.
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    ``stage`` says where moves are shown now (None: nowhere, e.g. another screen is up);
+    ``pause_ms``: a computer's move comes at least this long after its turn is shown."""
+
+    def __init__(self, table: Table, *, pause_ms: int = BOT_PAUSE_MS) -> None:
+        self.table = table
+        self.stage: Callable[[], Stage | None] = lambda: None
+        self.pause_ms = pause_ms
+        # Nobody sits at the table (the headless game): a person's seat, e.g. in a game
+        # the touchscreen saved, makes random moves too.
+        self.plays_people = False
         self.active = False  # a game is on (the play screen was shown since the menu)
         self.turn: Turn | None = None
         self.hint: Hint | None = None
@@ -153,7 +182,7 @@ class Computers:
 
     @property
     def factory(self) -> BotFactory | None:
-        return self.app.bots
+        return self.table.bots
 
     def _key(self, session: Session) -> Key:
         obs = session.public()
@@ -172,12 +201,12 @@ class Computers:
             log.error("seat %d: no %s computer player (%s at %s)", seat + 1, level,
                       type(exc).__name__, where(exc))
             if notice:
-                self.app.notify(notice)
+                self.table.notify(notice)
             return None
 
     def thinking_seat(self) -> int | None:
         """The seat whose computer player is thinking now (for the indicator)."""
-        session = self.app.session
+        session = self.table.session
         if self.turn is None or session is None or self.turn.key != self._key(session):
             return None
         return self.turn.seat
@@ -196,12 +225,12 @@ class Computers:
                 if w.error is not None:
                     log.error("seat %d: no final guess (%s at %s)", seat + 1,
                               type(w.error).__name__, where(w.error))
-        session = self.app.session
+        session = self.table.session
         if not self.active or session is None or session.is_over:
             self._drop_turn()
             return changed
         seat = session.current_seat
-        if session.seats[seat].kind == HUMAN:
+        if session.seats[seat].kind == HUMAN and not self.plays_people:
             self._drop_turn()
             return changed
         key = self._key(session)
@@ -209,10 +238,9 @@ class Computers:
             self._drop_turn()
             self.turn = self._start(session, seat, key, now)
         turn = self.turn
-        screen = self.app.screen
-        if (screen is None or screen.name != "play"
-                or not screen.ready_for_computer()  # type: ignore[attr-defined]
-                or self.app.guide.waiting("play")):  # the guide's card is read first
+        stage = self.stage()
+        if (stage is None or not stage.ready_for_computer()
+                or self.table.guide.waiting("play")):  # the guide's card is read first
             turn.shown = None  # the pause starts again when the board is back
             return changed
         if turn.shown is None:
@@ -223,16 +251,15 @@ class Computers:
                 return changed
             log.error("seat %d: no move after %d s; a random legal move instead",
                       seat + 1, GIVE_UP_MS // 1000)
-            self.app.notify(_("{name} took too long; it made a random move this time.").format(
+            self.table.notify(_("{name} took too long; it made a random move this time.").format(
                 name=session.seats[seat].name))
             self._cancel(worker)
             turn.worker = worker = None
-        elif now < turn.shown + BOT_PAUSE_MS:
+        elif now < turn.shown + self.pause_ms:
             return changed
         move = self._move(turn, session)
         self.turn = None
-        play: PlayScreen = screen  # type: ignore[assignment]
-        play.computer_move(move)
+        stage.computer_move(move)
         return True
 
     def wakeup(self) -> int | None:
@@ -241,8 +268,15 @@ class Computers:
         if turn is None or turn.shown is None:
             return None
         if turn.worker is None or turn.worker.done:
-            return turn.shown + BOT_PAUSE_MS
+            return turn.shown + self.pause_ms
         return turn.started + GIVE_UP_MS
+
+    def wait(self, timeout: float) -> None:
+        """Wait up to ``timeout`` s for the search of the turn under way to end (the
+        headless game, which has nothing else to do meanwhile)."""
+        turn = self.turn
+        if turn is not None and turn.worker is not None:
+            turn.worker.wait(timeout)
 
     def _start(self, session: Session, seat: int, key: Key, now: int) -> Turn:
         s = session.seats[seat]
@@ -274,13 +308,13 @@ class Computers:
                 return move
             log.error("seat %d: the computer player chose a move that is not legal; a "
                       "random legal move instead", seat + 1)
-        self.app.notify(_("{name} could not decide; it made a random move this time.").format(
+        self.table.notify(_("{name} could not decide; it made a random move this time.").format(
             name=name))
         return self.random_move(session)
 
     def random_move(self, session: Session) -> Move:
         """A uniformly random legal move with a random village order (R11)."""
-        rng = self.app.rng
+        rng = self.table.rng
         moves = session.public().legal_moves
         move = moves[int(rng.random() * len(moves))]
         founds = list(session.founds(move.src, move.dst))
@@ -293,13 +327,13 @@ class Computers:
 
     def can_hint(self) -> bool:
         """A hint may be asked: hints are on, there are bots, a person is to move."""
-        session = self.app.session
-        return (self.app.hints and self.factory is not None and session is not None
+        session = self.table.session
+        return (self.table.hints and self.factory is not None and session is not None
                 and not session.is_over and session.seats[session.current_seat].is_human)
 
     def ask_hint(self) -> None:
         """Start the search for the person to move, from their own view only."""
-        session = self.app.session
+        session = self.table.session
         if not self.can_hint() or session is None:
             return
         key = self._key(session)
@@ -318,7 +352,7 @@ class Computers:
 
     def hint_state(self) -> tuple[str, Move | None]:
         """("none" | "thinking" | "ready" | "failed", the suggested move when ready)."""
-        session = self.app.session
+        session = self.table.session
         hint = self.hint
         if hint is None or session is None or hint.key != self._key(session):
             return "none", None
@@ -342,9 +376,9 @@ class Computers:
         return True
 
     def _say(self, text: str) -> None:
-        screen = self.app.screen
-        if screen is not None and screen.name == "play":
-            screen.say(text)  # type: ignore[attr-defined]
+        stage = self.stage()
+        if stage is not None:
+            stage.say(text)
 
     def drop_hint(self) -> None:
         if self.hint is not None:

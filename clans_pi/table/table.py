@@ -1,0 +1,299 @@
+"""The game at the table, without pygame: what happens between a tap (or a computer's choice)
+and the engine, the save and the seat devices.
+
+A :class:`Table` owns the :class:`Session` (the only holder of the secret, R22), the
+:class:`GameStore` that saves after every move and undo, the :class:`SeatDevices` (the deal,
+the results, a seat's button), the computer players' turns, the first-game guide's progress,
+the notices for everyone and the service's status line. The touchscreen (``clans_pi.ui``)
+and the headless game (``clans_pi.headless``) both drive it; neither saves or deals itself.
+
+What leaves the table is public: listeners (:meth:`Table.listen`) hear each move's public
+events, notices never name a clan, and a seat's own view comes only from
+:meth:`Table.private`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..persistence import cannot_save
+from ..rules.board import Board
+from ..rules.epochs import EpochChart
+from ..rules.events import Event
+from ..rules.moves import Move
+from ..rules.observation import Observation
+from ..session import Seat, Session
+from .computers import BOT_PAUSE_MS, BotFactory, Computers
+from .guide import Guide, GuideMemory
+
+if TYPE_CHECKING:
+    from ..hardware.seats import SeatDevices
+    from ..persistence import GameStore
+    from ..watchdog import Notifier
+
+log = logging.getLogger(__name__)
+
+#: Hears each move's public events (R22: never a clan before the end).
+Listener = Callable[[Sequence[Event]], None]
+
+
+class Table:
+    """One game at a time at one table, and everything that goes with it."""
+
+    def __init__(
+        self,
+        board: Board,
+        chart: EpochChart,
+        *,
+        rng: random.Random | None = None,
+        devices: SeatDevices | None = None,
+        store: GameStore | None = None,
+        notifier: Notifier | None = None,
+        bots: BotFactory | None = None,
+        hints: bool = False,
+        guide: GuideMemory | None = None,
+        pause_ms: int = BOT_PAUSE_MS,
+        log_saves: bool = True,
+    ) -> None:
+        self.board = board
+        self.chart = chart
+        self.rng = rng or random.Random()
+        self.session: Session | None = None
+        self.seats: list[Seat] = []  # the last game's seats (the start screen offers them)
+        self.devices = devices  # seat buttons, LEDs and handhelds; None: screen peeks only
+        self.store = store  # saves the game after every move; None: nothing is saved
+        self.notifier = notifier  # systemd: the status line
+        # (seat, level) -> a Bot; None: no computer players are offered (a saved game's
+        # computer seats then make random moves).
+        self.bots = bots
+        self.hints = hints  # a person may ask for a hint (a bot's search from their view)
+        self.computers = Computers(self, pause_ms=pause_ms)
+        # The first-game guide's progress; without a memory (tests, renders) there is none.
+        self.guide = Guide(guide)
+        self._failing: str | None = None  # the last sentence said about saving (not again)
+        self._save_failed = False
+        # Each failing save is a log line with the system's error (the journal); the
+        # headless game says the sentence on standard output only.
+        self._log_saves = log_saves
+        self._notices: list[str] = []
+        self._listeners: list[Listener] = []
+
+    # ------------------------------------------------------------ a game
+
+    def saved_game(self) -> Session | None:
+        """The unfinished game the store kept, not begun yet (None: there is none, or no
+        store). What went wrong on the way (a damaged file, a card that refuses writes)
+        becomes a notice each."""
+        if self.store is None:
+            return None
+        session, problems = self.store.load(self.board, self.chart)
+        for text in problems:
+            self.notify(text)
+        self._failing = problems[-1] if problems else None  # said already: not again
+        return session
+
+    def resume(self) -> Session | None:
+        """The unfinished game the store kept, begun again (None: there is none)."""
+        session = self.saved_game()
+        if session is not None:
+            self.begin(session, resumed=True)
+        return session
+
+    def new_game(self, seats: Sequence[Seat]) -> Session:
+        """Deal a new game for ``seats`` (table order) and begin it."""
+        self.seats = list(seats)
+        return self.begin(Session.new(seats, self.board, self.chart, self.rng))
+
+    def rematch(self) -> Session:
+        """A new deal for the same seats."""
+        assert self.session is not None
+        return self.begin(self.session.rematch(self.rng))
+
+    def begin(self, session: Session, *, resumed: bool = False) -> Session:
+        """Play ``session`` from now on: saved at once, each seat device gets its own seat's
+        clan (no other), and a computer to move starts thinking."""
+        self.computers.reset()
+        self.computers.active = True  # a computer to move thinks while people peek
+        self.session = session
+        self.seats = list(session.seats)
+        self.guide.start(session)
+        log.info("game: %d players, %d moves played%s", session.num_seats, session.public().ply,
+                 " (resumed)" if resumed else "")
+        self.tell_status()
+        self.save()
+        if self.devices is not None:
+            self.devices.deal(session)
+        return session
+
+    def finish(self) -> Path | None:
+        """The game is over: the devices show the results, the record is kept (its path,
+        or None when it could not be written or nothing is kept)."""
+        session = self.session
+        assert session is not None and session.is_over
+        if self.devices is not None:
+            self.devices.results(session)
+        kept: list[Path] = []
+        if self.store is not None:
+            store = self.store
+            self._store(lambda: kept.append(store.finish(session)))
+        log.info("game over after %d moves", session.public().ply)
+        self.tell_status()
+        return kept[0] if kept else None
+
+    def leave(self) -> None:
+        """Back to the menu: the last game's clans leave every seat device, an unfinished
+        game is not kept (the menu says so), nothing of it goes on thinking."""
+        if self.devices is not None:
+            self.devices.clear()
+        if self.store is not None and self.session is not None and not self.session.is_over:
+            self._store(self.store.discard)
+        self.computers.reset()
+        self.computers.active = False
+        self.guide.stop()
+
+    def shutdown(self) -> None:
+        """The program ends: every computer player's search is cancelled and waited for."""
+        self.computers.shutdown()
+
+    # ------------------------------------------------------------ moves
+
+    def play(self, src: int, dst: int, order: Sequence[int] | None = None) -> list[Event]:
+        """Play a move for the seat to move (checked by the engine), save it, and let the
+        listeners hear its public events, which are returned."""
+        assert self.session is not None
+        events = self.session.play(src, dst, order)
+        self.moved(events)
+        return events
+
+    def moved(self, events: Sequence[Event]) -> None:
+        """After every move (:meth:`play`, or a screen that played it on the session to
+        animate it): saved at once, the status told, the guide and the listeners hear it
+        (its public events only: R22)."""
+        self.computers.drop_hint()
+        self.save()
+        self.tell_status()
+        if self.session is not None:
+            self.guide.offer_events(events, self.session)
+        for listener in self._listeners:
+            listener(events)
+
+    def undo(self) -> Move:
+        """Take back the last move (a person's, with the computers' replies after it) and
+        save, so it stays taken back; the move taken back last is returned."""
+        assert self.session is not None
+        move = self.session.undo()
+        self.undone()
+        return move
+
+    def undone(self) -> None:
+        """After moves were taken back: a computer player's search is cancelled (it thinks
+        again when its turn comes), tips about them are dropped, the game is saved."""
+        self.computers.cancel()
+        if self.session is not None:
+            self.guide.undone(self.session.public().ply)
+        self.save()
+
+    def listen(self, listener: Listener) -> None:
+        """``listener`` hears the public events of every move from now on."""
+        self._listeners.append(listener)
+
+    # ------------------------------------------------------------ views
+
+    def public(self) -> Observation:
+        """What everyone may see (R22)."""
+        assert self.session is not None
+        return self.session.public()
+
+    def private(self, seat: int) -> Observation:
+        """What ``seat`` may know: the public view and its own clan (its peek, its device,
+        its computer player). Never shown to anyone else (R22)."""
+        assert self.session is not None
+        return self.session.private(seat)
+
+    def hint_for(self, seat: int) -> None:
+        """Start the search for a hint for ``seat`` (the person to move), from their own
+        view only; :meth:`Computers.hint_state` then says when it is ready."""
+        assert self.session is not None
+        if seat == self.session.current_seat:
+            self.computers.ask_hint()
+
+    # ------------------------------------------------------------ saving
+
+    def save(self) -> None:
+        """Save the game in progress (nothing when there is no store or it is over)."""
+        session = self.session
+        if self.store is not None and session is not None and not session.is_over:
+            store = self.store
+            self._store(lambda: store.save(session))
+
+    @property
+    def saving(self) -> bool:
+        """Whether the game in progress is being kept: saved after every move, the last
+        save worked (a read-only, full or unwritable card keeps only older moves)."""
+        return self.store is not None and not self._save_failed
+
+    def _store(self, action: Callable[[], object]) -> None:
+        """Run a save; a failing card is said once (a notice), never a crash."""
+        try:
+            action()
+        except OSError as exc:
+            if self._log_saves:
+                log.error("cannot save the game: %s", exc)
+            assert self.store is not None
+            text = cannot_save(exc, self.store.dir)
+            if text != self._failing:
+                self.notify(text)
+            self._failing = text
+            self._save_failed = True
+            return
+        self._failing = None
+        self._save_failed = False
+
+    # ------------------------------------------------------------ notices and status
+
+    def notify(self, text: str) -> None:
+        """A short message for everyone (never a clan): the screen or the log takes it."""
+        self._notices.append(text)
+
+    def take_notices(self) -> list[str]:
+        """The notices since the last call, oldest first."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    def status(self) -> str:
+        """A public one-liner for ``systemctl status clans-pi`` (never a clan: R22)."""
+        session = self.session
+        if session is None:
+            return "Waiting for players"
+        if session.is_over:
+            return f"Game over after {session.public().ply} moves"
+        return f"{session.num_seats} players, move {session.public().ply + 1}"
+
+    def tell_status(self) -> None:
+        if self.notifier is not None:
+            self.notifier.status(self.status())
+
+    # ------------------------------------------------------------ the clock
+
+    def poll_devices(self, now: int) -> list[tuple[int, str]]:
+        """The seat devices' events since the last poll, (seat, "press" | "release" | ...);
+        their notices (a handheld unplugged, a stuck button) join the table's."""
+        if self.devices is None:
+            return []
+        events = list(self.devices.poll(now))
+        for text in self.devices.take_notices():
+            self.notify(text)
+        return events
+
+    def poll_computers(self, now: int) -> bool:
+        """Start, poll and play computer players' turns (their moves go to the stage);
+        True when something changed that the screen shows (a move, a hint, a guess)."""
+        return self.computers.tick(now)
+
+    def computer_wakeup(self) -> int | None:
+        """When :meth:`poll_computers` must run again (None: no hurry)."""
+        return self.computers.wakeup()
