@@ -4,6 +4,7 @@ nothing below the UI reaches up into it."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -251,3 +252,15 @@ def test_no_import_circle_in_the_ui_or_the_table() -> None:
     for component in _cycles(type_checking=False):
         assert not any(m.startswith(("clans_pi.ui", "clans_pi.table")) for m in component), (
             sorted(component))
+
+
+def test_tests_reach_the_app_and_screens_through_public_names() -> None:
+    """No ``app._timers``, ``screen._toggle(k)()``, ``screen._move``: a test that needs a
+    behaviour uses a public method or a button (tests.ui_helpers.act/press)."""
+    tests = Path(__file__).resolve().parent
+    private = re.compile(r"\b(?:app|screen|names|overlay|table)\._[a-z]\w*")
+    found = [f"{path.relative_to(tests)}:{n}: {line.strip()}"
+             for path in sorted(tests.rglob("*.py")) if path.name != "test_architecture.py"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if private.search(line)]
+    assert not found, "\n".join(found)

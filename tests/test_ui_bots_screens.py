@@ -18,7 +18,7 @@ from clans_pi.table.computers import BOT_PAUSE_MS
 from clans_pi.ui.layout import scale_for
 from clans_pi.ui.screens.play import SPIN_MS
 from tests.bot_fakes import WAIT_S, BlockingBot, Bots, computer_to_move, worker_done
-from tests.ui_helpers import BOARD, CHART, SIZES, offscreen_app, territory_point, with_clans
+from tests.ui_helpers import BOARD, CHART, SIZES, act, offscreen_app, territory_point, with_clans
 
 
 def _check_fits(app, size) -> None:
@@ -53,10 +53,10 @@ def test_start_screen_seat_kinds_at_every_size(size, players):
     app, _ = offscreen_app(size)
     app.bots = Bots()
     app.start_menu()
-    app.screen._set_count(players)()
+    act(app.screen, f"players{players}")
     for k in range(players):  # every kind on some seat: person, easy, normal, hard
         for _ in range(k):
-            app.screen._toggle(k)()
+            act(app.screen, f"kind{k}")
     seats = app.screen.seats
     assert [s.kind for s in seats] == list(SEAT_KINDS[:players])
     assert len({s.name for s in seats}) == players
@@ -85,19 +85,19 @@ def test_a_computer_seat_cycles_back_to_a_person_and_keeps_names_apart():
     screen = app.screen
     first = screen.seats[1]
     for kind in (*COMPUTER_KINDS, HUMAN):
-        screen._toggle(1)()
+        act(screen, "kind1")
         assert screen.seats[1].kind == kind
         assert screen.seats[1].avatar == first.avatar
     assert screen.seats[1] == first
     # a computer picks another picture on the name screen: its name follows
-    screen._toggle(1)()
-    screen._edit(1)()
+    act(screen, "kind1")
+    act(screen, "seat1")
     names = app.screen
     assert "mode" not in {b.name for b in names.buttons}  # no typed name for a computer
     free = next(b.name for b in names.buttons if b.name.startswith("avatar_") and b.enabled
                 and b.name != f"avatar_{first.avatar}")
     names.button(free).action()
-    names._ok()
+    act(names, "ok")
     assert app.screen is screen
     assert screen.seats[1].name.endswith(" (Easy)") and screen.seats[1].kind == "easy"
 

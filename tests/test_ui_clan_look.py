@@ -17,7 +17,7 @@ from clans_pi.ui.icons import hut_icon
 from clans_pi.ui.run import clan_look
 from clans_pi.ui.theme import CLAN_COLORS
 from tests.test_ui_secrecy import STATES, _pixels, _variants
-from tests.ui_helpers import finished_session, offscreen_app, random_session, with_clans
+from tests.ui_helpers import act, finished_session, offscreen_app, random_session, with_clans
 
 MARKED = ClanLook(marks=True)
 PLAIN = ClanLook(marks=False)
@@ -118,7 +118,7 @@ def _held_peek(look: ClanLook, session, seat: int):
     app.session = session
     app.seats = list(session.seats)
     app.peek(seat)
-    app.screen._hold(True)
+    act(app.screen, "hold", True)
     app.redraw()
     return app
 

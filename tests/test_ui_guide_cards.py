@@ -23,6 +23,7 @@ from tests.ui_helpers import (
     BOARD,
     CHART,
     SIZES,
+    act,
     display_app,
     finish_animation,
     offscreen_app,
@@ -152,7 +153,7 @@ def test_the_start_screen_switch_fits(size, handhelds):
     if handhelds:
         app.devices = _devices()[0]
     app.start_menu()
-    app.screen._set_count(4)()
+    act(app.screen, "players4")
     app.redraw()
     names = [b.name for b in app.screen.buttons]
     assert "guide" in names and ("pair" in names) == handhelds

@@ -16,7 +16,7 @@ from tests.test_i18n import LOCALE, TRANSLATED
 from tests.test_ui_bots_screens import reveal_with_guesses
 from tests.test_ui_guide_cards import _card_app
 from tests.test_ui_layout import SCREENS
-from tests.ui_helpers import SIZES, offscreen_app
+from tests.ui_helpers import SIZES, act, offscreen_app
 
 
 def _languages(app):
@@ -27,10 +27,10 @@ def _languages(app):
 def _start_computers(app):
     app.bots = Bots()
     app.start_menu()
-    app.screen._set_count(4)()
+    act(app.screen, "players4")
     for k in range(4):
         for _ in range(k):
-            app.screen._toggle(k)()
+            act(app.screen, f"kind{k}")
 
 
 

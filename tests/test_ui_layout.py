@@ -16,6 +16,7 @@ from clans_pi.ui.screens.rules import PAGES
 from tests.ui_helpers import (
     BOARD,
     SIZES,
+    act,
     finished_session,
     offscreen_app,
     random_session,
@@ -25,7 +26,7 @@ from tests.ui_helpers import (
 
 def _start(app):
     app.start_menu()
-    app.screen._set_count(4)()
+    act(app.screen, "players4")
 
 
 def _names(app):
@@ -36,13 +37,13 @@ def _names(app):
 
 def _keyboard(app):
     _names(app)
-    app.screen._toggle()
+    act(app.screen, "mode")
     app.screen.type_text("Maximilianne")
 
 
 def _accents(app):
     _keyboard(app)
-    app.screen._page()
+    act(app.screen, "key_page")
 
 
 def _deal_peek(app):
@@ -53,7 +54,7 @@ def _deal_peek(app):
 def _peek_held(app):
     app.session = random_session(4, moves=30)
     app.peek(3)
-    app.screen._hold(True)
+    act(app.screen, "hold", True)
 
 
 def _play(app):

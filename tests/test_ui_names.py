@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from clans_pi.session import Seat
 from clans_pi.ui.screens.names import ACCENT_ROWS, KEY_ROWS, MAX_NAME, NameScreen, clean_name
-from tests.ui_helpers import offscreen_app
+from tests.ui_helpers import act, offscreen_app
 
 OTHERS = (Seat("Owl", "owl"),)
 
@@ -20,24 +20,24 @@ def _screen(others=OTHERS):
 
 def test_typing_starts_afresh_and_capitalises_words():
     screen, chosen = _screen()
-    screen._toggle()
+    act(screen, "mode")
     assert screen.text == ""
     screen.type_text("mary-ann  o'neil")
     assert screen.text == "Mary-Ann O'n"[:MAX_NAME]
-    screen._ok()
+    act(screen, "ok")
     assert chosen == [Seat(clean_name("Mary-Ann O'n"), "fox")]
 
 
 def test_names_are_limited_and_never_shared():
     screen, chosen = _screen()
-    screen._toggle()
+    act(screen, "mode")
     screen.type_text("x" * (MAX_NAME + 5))
     assert len(screen.text) == MAX_NAME and screen.problem
-    screen._clear()
-    screen._ok()
+    act(screen, "key_clear")
+    act(screen, "ok")
     assert screen.problem == "Type a name or pick a picture" and not chosen
     screen.type_text("owl")
-    screen._ok()
+    act(screen, "ok")
     assert screen.problem == "Owl is already playing" and not chosen
 
 
@@ -45,13 +45,13 @@ def test_a_picture_taken_by_another_seat_cannot_be_picked():
     screen, chosen = _screen()
     assert not screen.button("avatar_owl").enabled
     screen.button("avatar_cat").action()
-    screen._ok()
+    act(screen, "ok")
     assert chosen == [Seat("Cat", "cat")]
 
 
 def test_the_accent_page_types_german_french_and_italian_names():
     screen, chosen = _screen()
-    screen._toggle()
+    act(screen, "mode")
     assert {b.name for b in screen.buttons} >= {f"key_{ch}" for ch in "QWERTZ"}
     screen.button("key_page").action()
     # Every accented key is there, same shape as the plain page, and the page key goes back.
@@ -65,13 +65,13 @@ def test_the_accent_page_types_german_french_and_italian_names():
     screen.button("key_page").action()  # accents
     screen.button("key_É").action()
     assert screen.text == "Zoé"
-    screen._ok()
+    act(screen, "ok")
     assert chosen == [Seat("Zoé", "fox")]
 
 
 def test_accented_letters_follow_the_capitals_rule_and_sharp_s_stays_one_letter():
     screen, _ = _screen()
-    screen._toggle()
+    act(screen, "mode")
     screen.type_text("élodie ßtraße ÖZIL")
     # ß has no one-letter capital ("ß".upper() is "SS"): it is typed as it is.
     assert screen.text == "Élodie ßtraß"

@@ -11,7 +11,7 @@ import pytest
 
 from clans_pi.rules.constants import CLANS
 from clans_pi.ui.screens.play import PlayScreen
-from tests.ui_helpers import offscreen_app, random_session, territory_point, with_clans
+from tests.ui_helpers import act, offscreen_app, random_session, territory_point, with_clans
 
 
 def _variants(session, count=4):
@@ -114,7 +114,7 @@ def test_held_peek_shows_only_that_seats_clan():
 
     def held(app, clock):
         app.peek(1)
-        app.screen._hold(True)
+        act(app.screen, "hold", True)
 
     pictures = {_pixels(v, (800, 480), held) for v in _variants(session)}
     assert len(pictures) > 1

@@ -158,6 +158,15 @@ def press(app: App, name: str, *, how: str = "finger") -> None:
     tap(app, b.rect.center, how=how)
 
 
+def act(screen, name: str, *args) -> None:
+    """Do what the screen's button ``name`` does, without an event queue (off-screen apps
+    and set-ups): the same action a tap on it runs."""
+    button = screen.button(name)
+    assert button.enabled, f"button {name} is disabled on {screen.name}"
+    assert button.action is not None
+    button.action(*args)
+
+
 def territory_point(app: App, t: int) -> tuple[int, int]:
     """A point of territory ``t`` on the play screen that hit-tests to ``t``."""
     bv = app.screen.bv  # type: ignore[union-attr]

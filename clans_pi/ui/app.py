@@ -274,6 +274,11 @@ class App:
         self.notice = (text, self.clock() + NOTICE_MS)
         self.dirty = self.full = True
 
+    @property
+    def notices(self) -> list[str]:
+        """The notice showing, then those waiting their turn."""
+        return ([self.notice[0]] if self.notice is not None else []) + list(self._waiting)
+
     def _draw_notice(self) -> None:
         assert self.screen is not None and self.notice is not None
         s = self.screen.scale

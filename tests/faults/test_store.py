@@ -168,8 +168,7 @@ class Screen:
             if app.session is not None:
                 screen.ply = app.session.public().ply
             during(app)
-            screen.notices = [app.notice[0]] if app.notice else []
-            screen.notices += app._waiting
+            screen.notices = app.notices
             app.quit()
 
         monkeypatch.setattr(app_module.App, "run", run)
