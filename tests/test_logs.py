@@ -90,7 +90,7 @@ def test_a_whole_touchscreen_game_logs_no_clan_before_the_end(tmp_path, caplog, 
             clock.advance(40)
             app.pump()
             move = rng.choice(session.public().legal_moves)
-            app.after_move(session.play(move.src, move.dst))
+            app.play_move(move.src, move.dst)
         before = [r.getMessage() for r in caplog.records]
         app.reveal()
         app.pump()

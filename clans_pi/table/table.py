@@ -166,13 +166,12 @@ class Table:
         listeners hear its public events, which are returned."""
         assert self.session is not None
         events = self.session.play(src, dst, order)
-        self.moved(events)
+        self._moved(events)
         return events
 
-    def moved(self, events: Sequence[Event]) -> None:
-        """After every move (:meth:`play`, or a screen that played it on the session to
-        animate it): saved at once, the status told, the guide and the listeners hear it
-        (its public events only: R22)."""
+    def _moved(self, events: Sequence[Event]) -> None:
+        """After every move: saved at once, the status told, the guide and the listeners
+        hear it (its public events only: R22)."""
         self.computers.drop_hint()
         self.save()
         self.tell_status()
@@ -186,10 +185,10 @@ class Table:
         save, so it stays taken back; the move taken back last is returned."""
         assert self.session is not None
         move = self.session.undo()
-        self.undone()
+        self._undone()
         return move
 
-    def undone(self) -> None:
+    def _undone(self) -> None:
         """After moves were taken back: a computer player's search is cancelled (it thinks
         again when its turn comes), tips about them are dropped, the game is saved."""
         self.computers.cancel()

@@ -322,16 +322,17 @@ class App:
         save worked (a read-only, full or unwritable card keeps only older moves)."""
         return self.table.saving
 
-    def after_move(self, events: Sequence[Event]) -> None:
-        """Called after every completed move (the play screen played it on the session to
-        animate it): the table saves it and its listeners hear it (public events only)."""
-        self.table.moved(events)
+    def play_move(self, src: int, dst: int, order: Sequence[int] | None = None) -> list[Event]:
+        """Play a move at the table (the engine checks it; the table saves it and its
+        listeners hear its public events, which are returned for the screen to animate)."""
+        events = self.table.play(src, dst, order)
         self.show_notices()
+        return events
 
-    def after_undo(self) -> None:
-        """Called after a move was taken back: the table saves that too, so it stays taken
-        back, and a computer player's search is cancelled."""
-        self.table.undone()
+    def take_back(self) -> None:
+        """Undo at the table (a person's move with the computers' replies after it): saved,
+        so it stays taken back; a computer player's search is cancelled."""
+        self.table.undo()
         self.show_notices()
 
     def save(self) -> None:

@@ -30,7 +30,7 @@ Spot = tuple[str, pygame.Rect]
 class Host(Protocol):
     """What a screen (and the guide's card) may ask of the app showing it, and nothing
     more: implemented by :class:`clans_pi.ui.app.App`, which screens never import. The
-    game itself is behind ``after_move``/``after_undo`` (the table saves and tells), the
+    game itself is behind ``play_move``/``take_back`` (the table plays, saves and tells), the
     computers' hints and guesses, and the navigation between screens."""
 
     board: Board
@@ -67,8 +67,9 @@ class Host(Protocol):
     def quit(self, status: int = 0) -> None: ...
 
     # the game
-    def after_move(self, events: Sequence[Event]) -> None: ...
-    def after_undo(self) -> None: ...
+    def play_move(self, src: int, dst: int,
+                  order: Sequence[int] | None = None) -> list[Event]: ...
+    def take_back(self) -> None: ...
 
     # the language and the first-game guide's card
     def set_language(self, code: str, *, remember: bool = True) -> None: ...

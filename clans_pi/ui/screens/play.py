@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ...i18n import _, ngettext
-from ...rules.events import Event
 from ...rules.moves import Move
 from ...session import Session
 from ..animation import Animation, steps_for
@@ -169,8 +168,7 @@ class PlayScreen(PlayPicture):
             elif isinstance(effect, Play):
                 self._play(effect)
             elif isinstance(effect, TakeBack):
-                self.session.undo()
-                self.app.after_undo()
+                self.app.take_back()
                 self._build_buttons()
             elif isinstance(effect, Leave):
                 self._leave(effect.how)
@@ -182,14 +180,9 @@ class PlayScreen(PlayPicture):
 
     def _play(self, play: Play) -> None:
         order = None if play.order is None else list(play.order)
-        events = self.session.play(play.src, play.dst, order)
+        events = self.app.play_move(play.src, play.dst, order)  # played, saved, heard
         self._toast = None
-        self.moved(events)
-
-    def moved(self, events: list[Event]) -> None:
-        """After a move: animate it and let the app know (it saves the game)."""
         self.state = states.moved(self.state, Animation(steps_for(events), self.app.clock())).state
-        self.app.after_move(events)
         self._build_buttons()
 
     def _leave(self, how: str) -> None:
