@@ -181,7 +181,7 @@ def test_the_touchscreen_game_resumes_a_saved_game(tmp_path):
     resumed, problems = store.load(BOARD, CHART)
     assert resumed.public().ply == 12 and len(problems) == 1
     with display_app() as (app, _clock):
-        app.store = GameStore(tmp_path)
+        app.table.store = GameStore(tmp_path)
         app.begin(resumed, peeks=False)
         assert app.screen.name == "play"
         m = resumed.public().legal_moves[0]

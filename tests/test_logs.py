@@ -83,7 +83,7 @@ def test_a_whole_touchscreen_game_logs_no_clan_before_the_end(tmp_path, caplog, 
     devices = SeatDevices.open(config, pin_factory=pin_factory)
     rng = random.Random(3)
     with display_app() as (app, clock):
-        app.devices, app.store = devices, GameStore(tmp_path)
+        app.table.devices, app.table.store = devices, GameStore(tmp_path)
         session = Session.new([Seat("Ada"), Seat("Bo"), Seat("Cy")], BOARD, CHART, rng)
         app.begin(session, peeks=True)
         while not session.is_over:

@@ -42,7 +42,7 @@ def _picture(app) -> bytes:
 
 def test_idle_app_does_not_redraw():
     with display_app() as (app, clock):
-        app.session = random_session(3)
+        app.table.session = random_session(3)
         app.play()
         app.pump()
         frames = app.frames
@@ -57,7 +57,7 @@ def test_idle_app_does_not_redraw():
 
 def test_message_fades_by_itself():
     with display_app() as (app, clock):
-        app.session = random_session(3)
+        app.table.session = random_session(3)
         app.play()
         app.screen.say("hello")
         app.pump()
@@ -69,7 +69,7 @@ def test_message_fades_by_itself():
 @pytest.mark.parametrize("case", ["button", "select", "drag", "peek_hold"])
 def test_partial_redraw_equals_full_redraw(case):
     with display_app() as (app, _clock):
-        app.session = random_session(3, moves=10)
+        app.table.session = random_session(3, moves=10)
         app.play()
         app.pump()
         src = min(app.session.movable())
@@ -153,7 +153,7 @@ def test_fullscreen_hides_the_mouse_cursor():
 
 def test_long_press_shows_exact_huts_and_is_not_a_tap():
     with display_app() as (app, clock):
-        app.session = random_session(3, moves=30)
+        app.table.session = random_session(3, moves=30)
         app.play()
         app.pump()
         obs = app.session.public()
@@ -182,7 +182,7 @@ def _big_group_session() -> Session:
 
 def test_refused_taps_say_why():
     with display_app() as (app, _clock):
-        app.session = _big_group_session()
+        app.table.session = _big_group_session()
         app.play()
         app.pump()
         tap(app, territory_point(app, 0))
@@ -209,7 +209,7 @@ def test_every_animation_step_is_short():
 
 def test_animation_runs_then_stops_without_a_tap():
     with display_app() as (app, clock):
-        app.session = random_session(3, moves=5)
+        app.table.session = random_session(3, moves=5)
         app.play()
         app.pump()
         m = app.session.public().legal_moves[0]
@@ -232,7 +232,7 @@ def test_animation_runs_then_stops_without_a_tap():
 
 def test_lifting_the_finger_after_a_tap_redraws_nothing():
     with display_app() as (app, _clock):
-        app.session = random_session(3, moves=10)
+        app.table.session = random_session(3, moves=10)
         app.play()
         app.pump()
         pos = territory_point(app, min(app.session.movable()))
@@ -247,7 +247,7 @@ def test_lifting_the_finger_after_a_tap_redraws_nothing():
 
 def test_quit_from_the_menu_and_by_keyboard_and_window():
     with display_app() as (app, _clock):
-        app.session = random_session(3)
+        app.table.session = random_session(3)
         app.play()
         app.pump()
         press(app, "menu")

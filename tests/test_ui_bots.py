@@ -94,8 +94,8 @@ def test_one_person_against_two_computers_to_the_reveal(tmp_path, caplog):
     bots = Bots()
     rng = random.Random(4)
     with display_app(seed=7) as (app, clock):
-        app.bots = bots
-        app.store = GameStore(tmp_path)
+        app.table.bots = bots
+        app.table.store = GameStore(tmp_path)
         app.start_menu()
         app.pump()
         press(app, "players3")
@@ -161,7 +161,7 @@ def test_one_person_against_two_computers_to_the_reveal(tmp_path, caplog):
 def test_thinking_indicator_animates_while_the_loop_answers_taps():
     bots = Bots(BlockingBot)
     with display_app() as (app, clock):
-        app.bots = bots
+        app.table.bots = bots
         base = random_session(3, moves=20)
         seat = base.current_seat  # a computer, and a person after it
         session = with_kinds(base, tuple(HUMAN if k == (seat + 1) % 3 else "hard"
@@ -210,7 +210,7 @@ def test_a_table_of_computers_only_plays_itself_to_the_reveal():
     """Allowed on purpose: a demonstration (no seat peeks, so nothing secret is shown)."""
     bots = Bots()
     with display_app() as (app, clock):
-        app.bots = bots
+        app.table.bots = bots
         app.start_menu()
         app.pump()
         press(app, "players2")
@@ -234,7 +234,7 @@ def test_undo_while_a_computer_thinks_cancels_it_and_it_starts_over():
     bots = Bots(BlockingBot)
     rng = random.Random(1)
     with display_app() as (app, clock):
-        app.bots = bots
+        app.table.bots = bots
         base = random_session(3, moves=20)
         person = base.current_seat
         session = with_kinds(base, tuple(HUMAN if k == person else "normal" for k in range(3)))
@@ -265,7 +265,7 @@ def test_undo_while_a_computer_thinks_cancels_it_and_it_starts_over():
 def test_quitting_or_a_new_game_cancels_the_search(how):
     bots = Bots(BlockingBot)
     with display_app() as (app, _clock):
-        app.bots = bots
+        app.table.bots = bots
         app.begin(computer_to_move(3), peeks=False)
         app.pump()
         bots.wait_started()
@@ -299,7 +299,7 @@ def test_a_failing_computer_player_makes_a_random_move_with_a_notice(kind, caplo
     caplog.set_level(logging.DEBUG)
     bots = Bots(kind)
     with display_app() as (app, clock):
-        app.bots = bots
+        app.table.bots = bots
         session = computer_to_move(3)
         app.begin(session, peeks=False)
         _computer_plays(app, clock)  # the game goes on
@@ -319,7 +319,7 @@ def test_a_bot_that_cannot_be_made_leaves_random_moves():
         raise ValueError("no such level")
 
     with display_app() as (app, clock):
-        app.bots = broken
+        app.table.bots = broken
         session = computer_to_move(3)
         app.begin(session, peeks=False)
         app.pump()
@@ -342,7 +342,7 @@ def test_a_saved_game_with_computers_goes_on_after_a_restart(tmp_path):
     assert [s.kind for s in resumed.seats] == [s.kind for s in session.seats]
     bots = Bots()
     with display_app() as (app, clock):
-        app.bots, app.store = bots, store
+        app.table.bots, app.table.store = bots, store
         app.begin(resumed, peeks=False)
         assert app.screen.name == "play"
         _computer_plays(app, clock)  # it simply thinks again
@@ -374,7 +374,7 @@ def _person_to_move(n=3):
 
 def test_hints_are_off_by_default():
     with display_app() as (app, _clock):
-        app.bots = Bots()
+        app.table.bots = Bots()
         app.begin(_person_to_move()[0], peeks=False)
         assert "hint" not in {b.name for b in app.screen.buttons}
         assert not app.computers.can_hint()
@@ -383,7 +383,7 @@ def test_hints_are_off_by_default():
 def test_a_hint_is_the_search_from_the_persons_own_view():
     bots = Bots()
     with display_app() as (app, clock):
-        app.bots, app.hints = bots, True
+        app.table.bots, app.table.hints = bots, True
         session, person = _person_to_move()
         app.begin(session, peeks=False)
         app.pump()
@@ -419,9 +419,9 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
 def test_the_reveal_shows_each_computers_final_guess():
     bots = Bots()
     with display_app() as (app, _clock):
-        app.bots = bots
+        app.table.bots = bots
         session = with_kinds(finished_session(4), (HUMAN, "hard", "easy", "normal"))
-        app.session = session
+        app.table.session = session
         app.reveal()
         app.pump()
         texts = [d.name for d in app.canvas.records if d.kind == "text"]
@@ -445,7 +445,7 @@ def test_a_computer_seat_device_never_gets_its_clan():
 
     devices, gpio, hand = _devices()
     with display_app() as (app, _clock):
-        app.devices, app.bots = devices, Bots()
+        app.table.devices, app.table.bots = devices, Bots()
         app.start_menu()
         app.pump()
         press(app, "players3")
@@ -472,9 +472,9 @@ class UnsureBot(FirstBot):
 
 def test_an_unsure_guess_shows_a_question_mark_not_a_clan():
     with display_app() as (app, _clock):
-        app.bots = Bots(UnsureBot)
+        app.table.bots = Bots(UnsureBot)
         session = with_kinds(finished_session(3), (HUMAN, "normal", HUMAN))
-        app.session = session
+        app.table.session = session
         app.reveal()
         for w in app.computers.guesses(session).values():
             assert w.join(WAIT_S)
@@ -490,7 +490,7 @@ def test_undo_after_the_computers_replied_gives_the_person_their_move_back():
     bots = Bots()
     rng = random.Random(4)
     with display_app() as (app, clock):
-        app.bots = bots
+        app.table.bots = bots
         base = random_session(3, moves=20)
         person = base.current_seat
         session = with_kinds(base, tuple(HUMAN if k == person else "easy" for k in range(3)))

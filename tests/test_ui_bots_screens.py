@@ -51,7 +51,7 @@ def _finish(app, bots) -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_start_screen_seat_kinds_at_every_size(size, players):
     app, _ = offscreen_app(size)
-    app.bots = Bots()
+    app.table.bots = Bots()
     app.start_menu()
     act(app.screen, f"players{players}")
     for k in range(players):  # every kind on some seat: person, easy, normal, hard
@@ -72,7 +72,7 @@ def test_start_screen_seat_kinds_at_every_size(size, players):
 def test_start_screen_offers_no_computers_without_bots():
     """Without bots every seat is a person, even a rematch list holding computers."""
     app, _ = offscreen_app()
-    app.seats = [Seat("Owl (Hard)", "owl", "hard"), Seat("Anna", "fox")]
+    app.table.seats = [Seat("Owl (Hard)", "owl", "hard"), Seat("Anna", "fox")]
     app.start_menu()
     assert not [b for b in app.screen.buttons if b.name.startswith("kind")]
     assert app.screen.seats == [Seat("Owl", "owl"), Seat("Anna", "fox")]
@@ -80,7 +80,7 @@ def test_start_screen_offers_no_computers_without_bots():
 
 def test_a_computer_seat_cycles_back_to_a_person_and_keeps_names_apart():
     app, _ = offscreen_app()
-    app.bots = Bots()
+    app.table.bots = Bots()
     app.start_menu()
     screen = app.screen
     first = screen.seats[1]
@@ -106,7 +106,7 @@ def test_a_computer_seat_cycles_back_to_a_person_and_keeps_names_apart():
 def test_play_screen_with_a_computer_thinking_and_hints_at_every_size(size):
     bots = Bots(BlockingBot)
     app, clock = offscreen_app(size)
-    app.bots, app.hints = bots, True
+    app.table.bots, app.table.hints = bots, True
     session = computer_to_move(4, moves=30)
     app.begin(session, peeks=False)
     app.tick(clock())
@@ -135,8 +135,8 @@ def reveal_with_guesses(app) -> None:
     """The reveal of a finished game of a person and three computers, their guesses worked
     out (fake bots). The longest names there are, so that the guesses' line has the least
     room."""
-    app.bots = Bots()
-    app.session = session = _finished_with([
+    app.table.bots = Bots()
+    app.table.session = session = _finished_with([
         Seat("Maximilianne", "fox"), Seat("Otter (Normal)", "otter", "normal"),
         Seat("Hedgehog (Hard)", "hedgehog", "hard"), Seat("Mouse (Normal)", "mouse", "normal")])
     app.reveal()
@@ -204,9 +204,9 @@ def test_r22_a_computer_thinking_shows_nothing_of_the_clans(state, size):
     for variant in _variants(base):
         bots = Bots(BlockingBot)
         app, clock = offscreen_app(size)
-        app.bots = bots
-        app.session = variant
-        app.seats = list(variant.seats)
+        app.table.bots = bots
+        app.table.session = variant
+        app.table.seats = list(variant.seats)
         app.play()
         STATES[state](app, clock, bots)
         app.redraw()

@@ -82,8 +82,8 @@ def test_the_number_on_a_marked_hut_stands_on_its_plain_colour() -> None:
 def _play_app(look: ClanLook, session=None, size=(800, 480)):
     app, _ = offscreen_app(size)
     app.look = look
-    app.session = session or random_session(4, moves=30)
-    app.seats = list(app.session.seats)
+    app.table.session = session or random_session(4, moves=30)
+    app.table.seats = list(app.session.seats)
     app.play()
     app.redraw()
     return app
@@ -115,8 +115,8 @@ def test_the_board_and_the_score_track_show_the_marks_when_on_and_not_when_off()
 def _held_peek(look: ClanLook, session, seat: int):
     app, _ = offscreen_app((800, 480))
     app.look = look
-    app.session = session
-    app.seats = list(session.seats)
+    app.table.session = session
+    app.table.seats = list(session.seats)
     app.peek(seat)
     act(app.screen, "hold", True)
     app.redraw()
@@ -172,8 +172,8 @@ def test_the_fifth_clans_colour_and_name_follow_the_setting_everywhere(fifth, na
     done = _with_black(finished_session(4))
     app, _ = offscreen_app((800, 480))
     app.look = look
-    app.session = done
-    app.seats = list(done.seats)
+    app.table.session = done
+    app.table.seats = list(done.seats)
     app.reveal()
     app.redraw()
     assert name in _texts(app) and other not in _texts(app)

@@ -81,7 +81,7 @@ def _start(app, players=3):
 def test_deal_peek_on_a_seat_device_and_only_own_clans():
     devices, gpio, hand = _devices()
     with display_app() as (app, _clock):
-        app.devices = devices
+        app.table.devices = devices
         _start(app)
         session = app.session
         everyone = {0: gpio[0], 1: hand[1], 2: gpio[2]}
@@ -107,7 +107,7 @@ def test_deal_peek_on_a_seat_device_and_only_own_clans():
 def test_a_seat_device_can_be_bypassed_and_a_lost_one_falls_back():
     devices, _gpio, _hand = _devices()
     with display_app() as (app, _clock):
-        app.devices = devices
+        app.table.devices = devices
         _start(app)
         assert app.screen.device == "gpio"
         press(app, "use_screen")
@@ -123,7 +123,7 @@ def test_a_seat_device_can_be_bypassed_and_a_lost_one_falls_back():
 def test_notices_for_trouble_and_results_and_clearing():
     devices, gpio, hand = _devices()
     with display_app() as (app, clock):
-        app.devices = devices
+        app.table.devices = devices
         _start(app, players=2)
         assert gpio[2].clans[-1] is None  # seat 3 is not playing: it shows nothing
         app.deal_peek(99)  # skip the peeks
@@ -156,7 +156,7 @@ def test_notices_for_trouble_and_results_and_clearing():
 def test_pairing_screen_pairs_the_next_button_press():
     devices, _gpio, hand = _devices()
     with display_app() as (app, clock):
-        app.devices = devices
+        app.table.devices = devices
         app.start_menu()
         app.pump()
         press(app, "pair")

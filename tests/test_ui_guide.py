@@ -44,7 +44,7 @@ from tests.ui_helpers import (
 
 def _guided(app, path: Path | None) -> None:
     """Give ``app`` a guide remembered in ``path`` (the real app does this in run.play)."""
-    app.guide = Guide(GuideMemory(path))
+    app.table.guide = Guide(GuideMemory(path))
 
 
 def _topic(app) -> str | None:
@@ -179,7 +179,7 @@ def test_a_computer_waits_until_the_card_is_closed():
     bots = Bots()
     with display_app() as (app, clock):
         _guided(app, None)
-        app.bots = bots
+        app.table.bots = bots
         app.begin(computer_to_move(3, moves=12), peeks=False)
         session = app.session
         ply = session.public().ply
@@ -249,7 +249,7 @@ def test_seven_or_more_is_explained_where_a_group_can_still_move():
 def test_a_table_of_computers_is_not_told_to_keep_a_secret():
     with display_app() as (app, _clock):
         _guided(app, None)
-        app.bots = Bots()
+        app.table.bots = Bots()
         app.begin(with_kinds(random_session(3, moves=0), ("easy", "normal", "hard")),
                   peeks=False)
         app.pump()
@@ -312,7 +312,7 @@ def test_a_damaged_memory_is_a_warning_and_the_guide_is_shown(content, tmp_path,
     assert len(lines) == 1 and lines[0].startswith(str(path)) and "guide is shown" in lines[0]
     assert "\n" not in lines[0]
     with display_app() as (app, _clock):
-        app.guide = Guide(memory)
+        app.table.guide = Guide(memory)
         app.start_menu()
         app.pump()
         press(app, "start")
@@ -384,7 +384,7 @@ def test_the_guide_progress_is_saved_and_resumed(tmp_path):
     session, move = _before_first_village(5)
     with display_app() as (app, clock):
         _guided(app, tmp_path / GUIDE_FILE)
-        app.store = GameStore(tmp_path)
+        app.table.store = GameStore(tmp_path)
         app.begin(session, peeks=False)
         _close_all(app, [])
         tap_move(app, move)
@@ -422,7 +422,7 @@ def test_a_seat_button_waits_under_the_card_and_the_device_peek_goes_on():
     devices, gpio, _hand = _devices()
     with display_app() as (app, _clock):
         _guided(app, None)
-        app.devices = devices
+        app.table.devices = devices
         app.start_menu()
         app.pump()
         press(app, "players3")

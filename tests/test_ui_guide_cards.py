@@ -151,7 +151,7 @@ def test_the_start_screen_switch_fits(size, handhelds):
     app, _clock = offscreen_app(size)
     _guided(app, None)
     if handhelds:
-        app.devices = _devices()[0]
+        app.table.devices = _devices()[0]
     app.start_menu()
     act(app.screen, "players4")
     app.redraw()

@@ -25,7 +25,7 @@ def _languages(app):
 
 
 def _start_computers(app):
-    app.bots = Bots()
+    app.table.bots = Bots()
     app.start_menu()
     act(app.screen, "players4")
     for k in range(4):
@@ -64,7 +64,7 @@ def _english_left(code: str) -> dict[str, str]:
 def test_every_screen_in_every_language(code, size, screen):
     with language(code):
         app, _ = offscreen_app(size)
-        app.seats = []
+        app.table.seats = []
         ALL_SCREENS[screen](app)
         app.redraw()
         problems = text_problems(app)

@@ -47,24 +47,24 @@ def _accents(app):
 
 
 def _deal_peek(app):
-    app.session = random_session(4, moves=0)
+    app.table.session = random_session(4, moves=0)
     app.deal_peek(0)
 
 
 def _peek_held(app):
-    app.session = random_session(4, moves=30)
+    app.table.session = random_session(4, moves=30)
     app.peek(3)
     act(app.screen, "hold", True)
 
 
 def _play(app):
-    app.session = random_session(4, moves=30)
+    app.table.session = random_session(4, moves=30)
     app.play()
 
 
 def _play_busy(app):
     """A selection, a long-press card and a refusal message at once."""
-    app.session = random_session(4, moves=40)
+    app.table.session = random_session(4, moves=40)
     app.play()
     screen: PlayScreen = app.screen
     src = min(app.session.movable())
@@ -74,7 +74,7 @@ def _play_busy(app):
 
 
 def _order(app):
-    app.session = random_session(3, seed=1, moves=28)
+    app.table.session = random_session(3, seed=1, moves=28)
     app.play()
     screen: PlayScreen = app.screen
     m = next(m for m in app.session.public().legal_moves
@@ -89,12 +89,12 @@ def _dialog(app):
 
 
 def _reveal(app):
-    app.session = finished_session(4)
+    app.table.session = finished_session(4)
     app.reveal()
 
 
 def _final_board(app):
-    app.session = finished_session(4)
+    app.table.session = finished_session(4)
     app.screen = None
     from clans_pi.ui.screens.final_board import FinalBoardScreen
 
@@ -113,8 +113,8 @@ def _rules_page(k):
 def _deal_peek_device(app):
     from tests.test_ui_devices import _devices
 
-    app.devices = _devices()[0]
-    app.session = random_session(4, moves=0)
+    app.table.devices = _devices()[0]
+    app.table.session = random_session(4, moves=0)
     app.deal_peek(0)
 
 
@@ -122,7 +122,7 @@ def _pair(app):
     from clans_pi.ui.screens.pair import PairScreen
     from tests.test_ui_devices import _devices
 
-    app.devices = _devices()[0]
+    app.table.devices = _devices()[0]
     app.start_menu()
     app.show(PairScreen(app, [1], ["Maximilianne", "Bartholomew", "C", "D"], app.start_menu))
 
@@ -190,7 +190,7 @@ def test_screen_fits_with_a_white_fifth_clan_and_no_marks(screen, size):
 def _check_fits(screen: str, size: tuple[int, int], look: ClanLook) -> None:
     app, _ = offscreen_app(size)
     app.look = look
-    app.seats = []
+    app.table.seats = []
     SCREENS[screen](app)
     app.redraw()
     window = app.surface.get_rect()
@@ -235,7 +235,7 @@ def test_play_layout_keeps_board_aspect_and_uses_the_window(size):
 
 def test_every_territory_can_be_hit_at_the_smallest_size():
     app, _ = offscreen_app((800, 480))
-    app.session = random_session(2, moves=0)
+    app.table.session = random_session(2, moves=0)
     app.play()
     for t in range(len(BOARD.territories)):
         pos = territory_point(app, t)

@@ -31,8 +31,8 @@ def _variants(session, count=4):
 
 def _pixels(session, size, prepare) -> bytes:
     app, clock = offscreen_app(size)
-    app.session = session
-    app.seats = list(session.seats)
+    app.table.session = session
+    app.table.seats = list(session.seats)
     prepare(app, clock)
     app.redraw()
     return pygame.image.tobytes(app.surface, "RGB")

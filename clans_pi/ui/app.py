@@ -128,23 +128,17 @@ class App:
         self._down_pos = (0.0, 0.0)
         self._long_done = False
 
-    # ------------------------------------------------------------ the table's, for screens
+    # ------------------------------------------------------------ the table's, read by screens
 
     @property
     def session(self) -> Session | None:
         return self.table.session
 
-    @session.setter
-    def session(self, session: Session | None) -> None:
-        self.table.session = session
 
     @property
     def seats(self) -> list[Seat]:
         return self.table.seats
 
-    @seats.setter
-    def seats(self, seats: list[Seat]) -> None:
-        self.table.seats = seats
 
     @property
     def rng(self) -> random.Random:
@@ -154,41 +148,26 @@ class App:
     def devices(self) -> SeatDevices | None:
         return self.table.devices
 
-    @devices.setter
-    def devices(self, devices: SeatDevices | None) -> None:
-        self.table.devices = devices
 
     @property
     def store(self) -> GameStore | None:
         return self.table.store
 
-    @store.setter
-    def store(self, store: GameStore | None) -> None:
-        self.table.store = store
 
     @property
     def bots(self) -> BotFactory | None:
         return self.table.bots
 
-    @bots.setter
-    def bots(self, bots: BotFactory | None) -> None:
-        self.table.bots = bots
 
     @property
     def hints(self) -> bool:
         return self.table.hints
 
-    @hints.setter
-    def hints(self, hints: bool) -> None:
-        self.table.hints = hints
 
     @property
     def guide(self) -> Guide:
         return self.table.guide
 
-    @guide.setter
-    def guide(self, guide: Guide) -> None:
-        self.table.guide = guide
 
     @property
     def computers(self) -> Computers:

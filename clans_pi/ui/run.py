@@ -178,8 +178,8 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
 
     session = Session.load(data, board, chart)
     app = App(board, chart, size=size, look=look or ClanLook())
-    app.session = session
-    app.seats = list(session.seats)
+    app.table.session = session
+    app.table.seats = list(session.seats)
     if screen == "play":
         if session.is_over:
             raise ClansError("the game is over: there is no play screen; use --screen board "

@@ -60,7 +60,7 @@ def test_a_japanese_font_without_latin_letters_borrows_them_from_the_bundled_fon
         assert not text_problems(app)
         for name in ("play", "reveal", "rules1"):
             app, _ = offscreen_app()
-            app.seats = []
+            app.table.seats = []
             SCREENS[name](app)
             app.redraw()
             assert not text_problems(app), (name, text_problems(app))

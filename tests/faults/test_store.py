@@ -348,7 +348,7 @@ def test_full_card_during_play(tmp_path, monkeypatch):
         shown: list[str] = []
         real_notify = app.notify
         app.notify = lambda text: (shown.append(text), real_notify(text))  # type: ignore
-        app.store = GameStore(tmp_path)
+        app.table.store = GameStore(tmp_path)
         app.begin(random_session(3, moves=4), peeks=False)
         play_moves(app, 2)
         assert GameStore(tmp_path).load(BOARD, CHART)[0].public().ply == 6
