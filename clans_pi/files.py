@@ -100,7 +100,9 @@ def write_atomic(path: Path, text: str, *, previous: Path | None = None) -> None
 
     With ``previous``, the file ``path`` held becomes ``previous`` before the new one takes
     its place (:func:`move_into_place`). A write that fails (a full card) raises OSError and
-    leaves no temp file behind; only a stop (a power cut, a kill) can leave a complete one.
+    leaves no temp file behind; only a stop (a power cut, a kill) can leave a complete one,
+    or, with ``previous``, a rename that fails after ``path`` became ``previous``: then the
+    temp file holds the only copy of the newest text, and it is kept for loading to recover.
     """
     tmp = temp_of(path)
     try:
@@ -108,10 +110,18 @@ def write_atomic(path: Path, text: str, *, previous: Path | None = None) -> None
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        move_into_place(tmp, path, previous=previous)
+        if previous is not None and path.exists():
+            os.replace(path, previous)
     except OSError:
-        _remove(tmp)
+        _remove(tmp)  # the old file still stands where it was
         raise
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        if previous is None:
+            _remove(tmp)  # the old file still stands; with previous, tmp is the newest copy
+        raise
+    fsync_dir(path.parent)
 
 
 def move_into_place(tmp: Path, path: Path, *, previous: Path | None = None) -> None:

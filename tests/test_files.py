@@ -111,3 +111,23 @@ def test_the_handheld_pairing_is_written_the_same_way(tmp_path, monkeypatch):
     store.pair(2, "bb02")
     assert "cannot save the handheld pairing" in (store.problem or "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["handhelds.json"]  # no temp
+
+
+def test_a_rename_failing_after_the_old_file_became_previous_keeps_the_newest_copy(
+        tmp_path, monkeypatch):
+    """The save's second rename fails (after game.json became game.prev.json): the complete
+    temp file is the only copy of the newest move, so it stays for loading to recover."""
+    path, previous = tmp_path / "game.json", tmp_path / "game.prev.json"
+    write_atomic(path, "one", previous=previous)
+    real_replace = os.replace
+
+    def replace(src, dst) -> None:
+        if str(src) == str(temp_of(path)):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(OSError):
+        write_atomic(path, "two", previous=previous)
+    assert previous.read_text() == "one" and not path.exists()
+    assert temp_of(path).read_text() == "two"
