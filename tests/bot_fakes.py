@@ -119,6 +119,6 @@ def computer_to_move(n: int = 3, *, seed: int = 5, moves: int = 20,
 def worker_done(app) -> None:
     """Wait until the current computer turn's search has ended (a thread join, not a
     timing check)."""
-    turn = app.computers.turn
+    turn = app.table.computers.turn
     assert turn is not None and turn.worker is not None
     assert turn.worker.join(WAIT_S), "the bot's thread did not end"

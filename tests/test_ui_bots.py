@@ -76,8 +76,8 @@ def _own_views_only(bots: Bots, session) -> None:
 
 
 def _no_threads_left(app) -> None:
-    app.computers.shutdown()
-    assert app.computers.threads == []
+    app.table.computers.shutdown()
+    assert app.table.computers.threads == []
 
 
 # ------------------------------------------------------------------ a whole game
@@ -146,7 +146,7 @@ def test_one_person_against_two_computers_to_the_reveal(tmp_path, caplog):
                 seen.obs)
             assert session.seat_of(seen.obs.current_player) == seen.seat
         assert {(s.seat, s.level) for s in chosen} == {(1, "easy"), (2, "hard")}
-        for w in app.computers.guesses(session).values():
+        for w in app.table.computers.guesses(session).values():
             assert w.join(WAIT_S)
         app.pump()
         _own_views_only(bots, session)
@@ -169,7 +169,7 @@ def test_thinking_indicator_animates_while_the_loop_answers_taps():
         app.begin(session, peeks=False)
         app.pump()
         bots.wait_started()
-        assert app.computers.thinking_seat() == seat
+        assert app.table.computers.thinking_seat() == seat
         app.pump()
         spot = app.screen.seat_spot(seat)
         frames = []
@@ -223,7 +223,7 @@ def test_a_table_of_computers_only_plays_itself_to_the_reveal():
             _computer_plays(app, clock)
             finish_animation(app, clock)
         assert app.screen.name == "reveal"
-        for w in app.computers.guesses(session).values():
+        for w in app.table.computers.guesses(session).values():
             assert w.join(WAIT_S)
         _own_views_only(bots, session)
         assert {(s.seat, s.call) for s in bots.seen} >= {(0, "guess"), (1, "guess")}
@@ -251,7 +251,7 @@ def test_undo_while_a_computer_thinks_cancels_it_and_it_starts_over():
         thread.join(WAIT_S)
         assert not thread.is_alive()
         assert session.public().ply == 20 and session.current_seat == person
-        assert app.computers.thinking_seat() is None
+        assert app.table.computers.thinking_seat() is None
         _person_moves(app, rng)  # the computer thinks again, afresh
         finish_animation(app, clock)
         bots.wait_started()
@@ -282,7 +282,7 @@ def test_quitting_or_a_new_game_cancels_the_search(how):
             assert app.screen.name == ("start" if how == "menu_new" else "play")
             assert not app.running if how == "menu_quit" else app.running
         assert bots.cancels[-1].is_set()
-        assert app.computers.threads == []
+        assert app.table.computers.threads == []
 
 
 # ------------------------------------------------------------------ trouble
@@ -323,7 +323,7 @@ def test_a_bot_that_cannot_be_made_leaves_random_moves():
         session = computer_to_move(3)
         app.begin(session, peeks=False)
         app.pump()
-        assert app.computers.turn.worker is None
+        assert app.table.computers.turn.worker is None
         clock.advance(BOT_PAUSE_MS)
         app.pump()
         assert session.public().ply == 21
@@ -377,7 +377,7 @@ def test_hints_are_off_by_default():
         app.table.bots = Bots()
         app.begin(_person_to_move()[0], peeks=False)
         assert "hint" not in {b.name for b in app.screen.buttons}
-        assert not app.computers.can_hint()
+        assert not app.table.computers.can_hint()
 
 
 def test_a_hint_is_the_search_from_the_persons_own_view():
@@ -389,7 +389,7 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
         app.pump()
         without = pygame.image.tobytes(app.surface, "RGB")
         press(app, "hint")
-        app.computers.hint.worker.join(WAIT_S)
+        app.table.computers.hint.worker.join(WAIT_S)
         app.pump()
         seen = bots.seen[-1]
         assert (seen.seat, seen.level, seen.call) == (person, HINT_LEVEL, "choose")
@@ -408,7 +408,7 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
             press(app, "found")
         assert session.public().moves[-1] == expected._replace(
             order=expected.order if expected.order else None)
-        assert app.computers.hint is None  # gone with the move
+        assert app.table.computers.hint is None  # gone with the move
         finish_animation(app, clock)
         _no_threads_left(app)
 
@@ -425,7 +425,7 @@ def test_the_reveal_shows_each_computers_final_guess():
         app.reveal()
         app.pump()
         texts = [d.name for d in app.canvas.records if d.kind == "text"]
-        for w in app.computers.guesses(session).values():
+        for w in app.table.computers.guesses(session).values():
             assert w.join(WAIT_S)
         app.pump()
         texts = [d.name for d in app.canvas.records if d.kind == "text"]
@@ -476,7 +476,7 @@ def test_an_unsure_guess_shows_a_question_mark_not_a_clan():
         session = with_kinds(finished_session(3), (HUMAN, "normal", HUMAN))
         app.table.session = session
         app.reveal()
-        for w in app.computers.guesses(session).values():
+        for w in app.table.computers.guesses(session).values():
             assert w.join(WAIT_S)
         app.pump()
         texts = [d.name for d in app.canvas.records if d.kind == "text"]

@@ -40,8 +40,8 @@ def _check_fits(app, size) -> None:
 
 def _finish(app, bots) -> None:
     bots.release.set()
-    app.computers.shutdown()
-    assert app.computers.threads == []
+    app.table.computers.shutdown()
+    assert app.table.computers.threads == []
 
 
 # ------------------------------------------------------------------ sizes
@@ -140,7 +140,7 @@ def reveal_with_guesses(app) -> None:
         Seat("Maximilianne", "fox"), Seat("Otter (Normal)", "otter", "normal"),
         Seat("Hedgehog (Hard)", "hedgehog", "hard"), Seat("Mouse (Normal)", "mouse", "normal")])
     app.reveal()
-    for w in app.computers.guesses(session).values():
+    for w in app.table.computers.guesses(session).values():
         assert w.join(WAIT_S)
     app.tick(app.clock())
 

@@ -74,7 +74,7 @@ def test_every_screen_in_every_language(code, size, screen):
                      for t in sorted(shown) if t in english]
         assert not problems, "\n".join(problems)
         if app.bots is not None:
-            app.computers.shutdown()
+            app.table.computers.shutdown()
     assert i18n.language() == "en"
 
 

@@ -27,7 +27,7 @@ from ..rules.events import Event
 from ..rules.moves import Move
 from ..rules.observation import Observation
 from ..session import Seat, Session
-from .computers import BOT_PAUSE_MS, BotFactory, Computers
+from .computers import BOT_PAUSE_MS, BotFactory, Computers, Worker
 from .guide import Guide, GuideMemory
 
 if TYPE_CHECKING:
@@ -155,6 +155,11 @@ class Table:
         self.computers.active = False
         self.guide.stop()
 
+    def play_on(self) -> None:
+        """The board is showing again (after a peek, the rules, a resumed game): computer
+        players take their turns."""
+        self.computers.active = True
+
     def shutdown(self) -> None:
         """The program ends: every computer player's search is cancelled and waited for."""
         self.computers.shutdown()
@@ -215,10 +220,37 @@ class Table:
 
     def hint_for(self, seat: int) -> None:
         """Start the search for a hint for ``seat`` (the person to move), from their own
-        view only; :meth:`Computers.hint_state` then says when it is ready."""
+        view only; :meth:`hint` then says when it is ready."""
         assert self.session is not None
         if seat == self.session.current_seat:
             self.computers.ask_hint()
+
+    def ask_hint(self) -> None:
+        """A hint for the person to move (the Hint button)."""
+        assert self.session is not None
+        self.hint_for(self.session.current_seat)
+
+    def can_hint(self) -> bool:
+        """Whether the person to move may ask for a hint now (hints on, a person's turn)."""
+        return self.computers.can_hint()
+
+    def hint(self) -> tuple[str, Move | None]:
+        """The hint's state ("none", "thinking", "ready") and, when ready, its move."""
+        return self.computers.hint_state()
+
+    def thinking_seat(self) -> int | None:
+        """The computer seat whose search is under way, if any (public: whose turn it is)."""
+        return self.computers.thinking_seat()
+
+    def guesses(self) -> dict[int, Worker | None]:
+        """Each computer seat's guess of the others' clans at the end, worked out in the
+        background (started on the first call; shown only at the reveal)."""
+        assert self.session is not None
+        return self.computers.guesses(self.session)
+
+    def stop_thinking(self) -> None:
+        """Cancel every search and forget the turn (quitting, a new game)."""
+        self.computers.reset()
 
     # ------------------------------------------------------------ saving
 

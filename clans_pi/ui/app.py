@@ -24,7 +24,7 @@ from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..session import Seat, Session
 from ..table import Table
-from ..table.computers import BotFactory, Computers, Stage
+from ..table.computers import BotFactory, Stage
 from ..table.guide import Guide, GuideMemory
 from . import languages
 from .guide_overlay import GuideOverlay
@@ -141,17 +141,9 @@ class App:
 
 
     @property
-    def rng(self) -> random.Random:
-        return self.table.rng
-
-    @property
     def devices(self) -> SeatDevices | None:
         return self.table.devices
 
-
-    @property
-    def store(self) -> GameStore | None:
-        return self.table.store
 
 
     @property
@@ -168,10 +160,6 @@ class App:
     def guide(self) -> Guide:
         return self.table.guide
 
-
-    @property
-    def computers(self) -> Computers:
-        return self.table.computers
 
     def _stage(self) -> Stage | None:
         """Where a computer player's move goes: the play screen, when it is showing."""
@@ -286,7 +274,7 @@ class App:
         saved after its last move: the next start goes on where it was left."""
         self.running = False
         self.exit_status = status
-        self.computers.reset()
+        self.table.stop_thinking()
 
     def leave(self) -> None:
         """Ctrl+Q on a keyboard: on a desktop the program ends; on the kiosk the service

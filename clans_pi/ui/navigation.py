@@ -105,7 +105,7 @@ class Navigator:
         if session.is_over:
             self.reveal()
         else:
-            app.computers.active = True
+            app.table.play_on()
             obs = session.public()
             if any(s.is_human for s in session.seats):  # a demo has no secret to keep
                 app.guide.offer(Tip("secret", "play", obs.ply))  # resumed: no deal's peeks

@@ -17,14 +17,29 @@ if TYPE_CHECKING:
     from ...rules.board import Board
     from ...rules.epochs import EpochChart
     from ...rules.events import Event
+    from ...rules.moves import Move
+    from ...rules.observation import Observation
     from ...session import Seat
-    from ...table.computers import BotFactory, Computers
+    from ...table.computers import BotFactory, Worker
     from ...table.guide import Guide, Tip
     from ..clan_look import ClanLook
 
 Pos = tuple[float, float]
 #: Something the first-game guide points at: ("circle" | "rect", its bounding rectangle).
 Spot = tuple[str, pygame.Rect]
+
+
+class TableView(Protocol):
+    """What a screen may ask of the table itself: a seat's own view (its peek), and the
+    computer players' work (the hint, whose search is under way, the guesses at the end).
+    Everything else about the game comes from the screen's Session views or the Host."""
+
+    def private(self, seat: int) -> Observation: ...
+    def can_hint(self) -> bool: ...
+    def ask_hint(self) -> None: ...
+    def hint(self) -> tuple[str, Move | None]: ...
+    def thinking_seat(self) -> int | None: ...
+    def guesses(self) -> dict[int, Worker | None]: ...
 
 
 class Host(Protocol):
@@ -49,7 +64,7 @@ class Host(Protocol):
     def guide(self) -> Guide: ...
 
     @property
-    def computers(self) -> Computers: ...
+    def table(self) -> TableView: ...
 
     @property
     def saving(self) -> bool: ...

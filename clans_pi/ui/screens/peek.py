@@ -147,7 +147,7 @@ class PeekScreen(Screen):
         self.buttons[0].draw(canvas)
 
     def _draw_clan(self, canvas: Canvas, r: pygame.Rect) -> None:
-        clan = self.session.private(self.seat).own_clan
+        clan = self.app.table.private(self.seat).own_clan
         assert clan is not None
         look = self.app.look
         canvas.box(r, look.color(clan), radius=r.height // 8, border=SELECT)

@@ -138,8 +138,8 @@ class PlayScreen(PlayPicture):
             return
         if self.app.hints and self.app.bots is not None:
             hint, undo, rules, menu = split_h(bottom, 1, 1, 1, 1, gap=pad)
-            self.buttons.append(Button("hint", hint, _("Hint"), self.app.computers.ask_hint,
-                                       enabled=self.app.computers.can_hint(), px=lay.px(18)))
+            self.buttons.append(Button("hint", hint, _("Hint"), self.app.table.ask_hint,
+                                       enabled=self.app.table.can_hint(), px=lay.px(18)))
         else:
             undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)
         self.buttons += [
@@ -210,7 +210,7 @@ class PlayScreen(PlayPicture):
             due.append(now + 16)  # ~60 frames a second while animating
         if self._toast is not None:
             due.append(self._toast[1])
-        if self.app.computers.thinking_seat() is not None:
+        if self.app.table.thinking_seat() is not None:
             due.append((now // SPIN_MS + 1) * SPIN_MS)  # the indicator's next frame
         return min(due) if due else None
 
@@ -224,7 +224,7 @@ class PlayScreen(PlayPicture):
         if self.state.anim is not None:
             changed = True
             self._apply(states.timer(self.state, now))
-        seat = self.app.computers.thinking_seat()
+        seat = self.app.table.thinking_seat()
         spun = (seat, now // SPIN_MS if seat is not None else 0)
         if spun != self._spun:
             was, self._spun = self._spun[0], spun

@@ -155,7 +155,7 @@ class PlayPicture(Screen):
         while a village order is chosen or a move is shown)."""
         if self.state.order is not None or self.state.anim is not None:
             return None
-        return self.app.computers.hint_state()[1]
+        return self.app.table.hint()[1]
 
     def _draw_hint(self, canvas: Canvas, move: Move) -> None:
         bv = self.bv
@@ -207,7 +207,7 @@ class PlayPicture(Screen):
         canvas.text(_("Move {n} · {doing}").format(n=obs.ply + 1,
                                                    doing=self._doing(seat.is_human)),
                     sub, lay.px(15), TEXT_DIM, align="left")
-        thinking = self.app.computers.thinking_seat()
+        thinking = self.app.table.thinking_seat()
         for k, row in enumerate(self._seat_rows()):
             if not clip.colliderect(row):
                 continue
@@ -230,7 +230,7 @@ class PlayPicture(Screen):
         """The header's second line: what the player to move does now."""
         if not human:
             return _("thinking about its move")
-        state, _move = self.app.computers.hint_state()
+        state, _move = self.app.table.hint()
         if state == "thinking":
             return _("looking for a hint")
         if state == "ready":

@@ -36,7 +36,7 @@ class RevealScreen(Screen):
     def __init__(self, app: Host, session: Session) -> None:
         super().__init__(app)
         self.session = session
-        app.computers.guesses(session)  # each computer player's guess, worked out meanwhile
+        app.table.guesses()  # each computer player's guess, worked out meanwhile
 
     def layout(self) -> None:
         w, h = self.size
@@ -135,7 +135,7 @@ class RevealScreen(Screen):
         session = self.session
         obs = session.public()
         assert obs.revealed_clans is not None
-        worker = self.app.computers.guesses(session).get(seat)
+        worker = self.app.table.guesses().get(seat)
         label = pygame.Rect(line.left, line.top, round(line.width * 0.16), line.height)
         canvas.text(_("Guessed:"), label, self.px(15), TEXT_DIM, align="left")
         rest = pygame.Rect(label.right + 4, line.top, line.right - label.right - 4, line.height)
