@@ -159,7 +159,7 @@ def test_reveal_with_guesses_at_every_size(size):
 
 
 def _variants(session, count=4):
-    own = tuple(session._state.clans)
+    own = tuple(session.to_record()["clans"])
     out = [session]
     for clans in itertools.permutations(CLANS, session.num_seats):
         if clans != own:

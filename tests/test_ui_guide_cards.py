@@ -12,7 +12,7 @@ import pytest
 from clans_pi.rules.constants import CLANS
 from clans_pi.rules.epochs import FAVOURABLE, HOSTILE, NEUTRAL
 from clans_pi.rules.moves import Move
-from clans_pi.rules.record import replay, to_record
+from clans_pi.rules.record import replay
 from clans_pi.session import Session
 from clans_pi.table.guide import TOPICS, Tip
 from clans_pi.ui import languages
@@ -59,7 +59,7 @@ FULL, MOVES, FIRST = _positions()
 
 def _at(ply: int, clans: tuple[str, ...] | None = None):
     """FULL after its first ``ply`` moves, with its own or other secret clans."""
-    data = to_record(FULL._state)
+    data = FULL.to_record()
     data["moves"] = data["moves"][:ply]
     if clans is not None:
         data["clans"] = list(clans)
@@ -130,7 +130,7 @@ def test_cards_point_at_the_board_and_the_chart():
 
 @pytest.mark.parametrize("topic", TOPICS)
 def test_r22_a_card_is_the_same_whatever_the_secret_clans(topic):
-    own = tuple(FULL._state.clans)
+    own = tuple(FULL.to_record()["clans"])
     others = [c for c in ((CLANS[4], CLANS[3], CLANS[2], CLANS[1]),
                           (CLANS[1], CLANS[0], CLANS[4], CLANS[3])) if c != own]
     pictures = set()

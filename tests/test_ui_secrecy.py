@@ -17,7 +17,7 @@ from tests.ui_helpers import act, offscreen_app, random_session, territory_point
 def _variants(session, count=4):
     """The session and games identical in public but with other clans for the players."""
     n = session.num_seats
-    own = tuple(session._state.clans)
+    own = tuple(session.to_record()["clans"])
     out = [session]
     for clans in itertools.permutations(CLANS, n):
         if clans != own:
@@ -25,7 +25,7 @@ def _variants(session, count=4):
         if len(out) == count:
             break
     assert all(v.public().huts == session.public().huts for v in out)
-    assert len({tuple(v._state.clans) for v in out}) == count
+    assert len({tuple(v.to_record()["clans"]) for v in out}) == count
     return out
 
 

@@ -16,7 +16,7 @@ import pygame
 
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
-from clans_pi.rules.record import replay, to_record
+from clans_pi.rules.record import replay
 from clans_pi.rules.setup import deal
 from clans_pi.session import Seat, Session
 from clans_pi.ui.app import LONG_PRESS_MS, App
@@ -89,7 +89,7 @@ def finished_session(n: int = 3, seed: int = 5) -> Session:
 
 def with_clans(session: Session, clans: tuple[str, ...]) -> Session:
     """The same game (same deal and moves) with other secret clans for the players."""
-    data = to_record(session._state)
+    data = session.to_record()
     data["clans"] = list(clans)
     state = replay(data, BOARD, CHART)
     return Session(state, session.seats)

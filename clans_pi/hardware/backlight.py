@@ -45,6 +45,8 @@ import math
 import os
 from pathlib import Path
 
+from ..files import write_atomic
+
 log = logging.getLogger(__name__)
 
 __all__ = ["SYSFS_BACKLIGHT", "Backlight", "IdleDimmer"]
@@ -273,7 +275,7 @@ class IdleDimmer:
         if self._memo is None:
             return
         try:
-            self._memo.write_text(f"{value}\n", encoding="ascii")
+            write_atomic(self._memo, f"{value}\n")
         except OSError as error:
             log.debug("cannot write backlight memo %s: %s", self._memo, error)
 

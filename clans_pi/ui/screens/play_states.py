@@ -181,7 +181,7 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class TakeBack:
-    """Undo the last move (Session.undo)."""
+    """Undo the last move (Host.take_back: the table takes it back and saves)."""
 
 
 @dataclass(frozen=True, slots=True)
