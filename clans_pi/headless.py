@@ -22,7 +22,7 @@ from .rules.moves import Move
 from .session import Seat, Session
 from .state_lock import StateLock
 from .table import Table
-from .table.computers import GIVE_UP_MS, BotFactory
+from .table.computers import BotFactory
 
 SEAT_KINDS = ("random", *LEVELS)
 
@@ -90,10 +90,9 @@ def bot_factory(board: Board, chart: EpochChart, seed: int) -> BotFactory:
 
 def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
          rng: random.Random, say: Callable[[str], None]) -> Session:
-    table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False)
+    table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False,
+                  stage=lambda: console, unattended=True)
     console = _Console(table, say)
-    table.computers.stage = lambda: console
-    table.computers.plays_people = True  # a saved touchscreen game's people too
     session = table.saved_game()
     console.tell()
     if session is None:
@@ -108,12 +107,7 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     # Each computer seat sees its own clan and the public game only (R22); "random" seats
     # have no bot: the table's random mover plays them.
     table.bots = bot_factory(board, chart, rng.randrange(2**31))
-    try:
-        while not session.is_over:
-            table.poll_computers(clock_ms())
-            table.computers.wait(GIVE_UP_MS / 1000)  # a search under way: until it ends
-    finally:
-        table.shutdown()
+    table.play_out(clock_ms)
     kept = table.finish()
     console.tell()
     if kept is not None and console.last:

@@ -27,7 +27,7 @@ from ..rules.events import Event
 from ..rules.moves import Move
 from ..rules.observation import Observation
 from ..session import Seat, Session
-from .computers import BOT_PAUSE_MS, BotFactory, Computers, Worker
+from .computers import BOT_PAUSE_MS, GIVE_UP_MS, BotFactory, Computers, Stage, Worker
 from .guide import Guide, GuideMemory
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class Table:
         guide: GuideMemory | None = None,
         pause_ms: int = BOT_PAUSE_MS,
         log_saves: bool = True,
+        stage: Callable[[], Stage | None] | None = None,
+        unattended: bool = False,
     ) -> None:
         self.board = board
         self.chart = chart
@@ -72,6 +74,11 @@ class Table:
         self.bots = bots
         self.hints = hints  # a person may ask for a hint (a bot's search from their view)
         self.computers = Computers(self, pause_ms=pause_ms)
+        if stage is not None:  # where a computer's move is shown and played (a screen)
+            self.computers.stage = stage
+        # Nobody at the table (the headless game): the computers play every seat, a saved
+        # touchscreen game's people too.
+        self.computers.plays_people = unattended
         # The first-game guide's progress; without a memory (tests, renders) there is none.
         self.guide = Guide(guide)
         self._failing: str | None = None  # the last sentence said about saving (not again)
@@ -154,6 +161,17 @@ class Table:
         self.computers.reset()
         self.computers.active = False
         self.guide.stop()
+
+    def play_out(self, clock: Callable[[], int]) -> None:
+        """Let the computer players play the game to its end (nobody at the table: the
+        headless game), waiting for each search; then stop them."""
+        assert self.session is not None
+        try:
+            while not self.session.is_over:
+                self.poll_computers(clock())
+                self.computers.wait(GIVE_UP_MS / 1000)  # a search under way: until it ends
+        finally:
+            self.shutdown()
 
     def play_on(self) -> None:
         """The board is showing again (after a peek, the rules, a resumed game): computer

@@ -101,8 +101,8 @@ class App:
         self.screen: Screen | None = None
         # The game: session, saves, seat devices, computer players, guide, status.
         self.table = Table(board, chart, rng=rng, devices=devices, store=store,
-                           notifier=notifier, bots=bots, hints=hints, guide=guide)
-        self.table.computers.stage = self._stage
+                           notifier=notifier, bots=bots, hints=hints, guide=guide,
+                           stage=self._stage)
         self.table.listen(self._heard)
         self.nav = Navigator(self)  # the way between screens
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
