@@ -45,7 +45,7 @@ from typing import Any
 
 import pygame
 
-from ..rules.events import (
+from ..rules import (
     EpochChanged,
     Event,
     GameOver,
