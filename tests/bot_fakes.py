@@ -59,6 +59,16 @@ class FirstBot:
         return out
 
 
+class ClanBot(FirstBot):
+    """Advises by its own clan, as a real search does: the legal move whose place in the
+    view's list is the clan's place among the clans (so a shown hint would give it away)."""
+
+    def first_move(self, obs: Observation) -> Move:
+        assert obs.own_clan is not None
+        moves = obs.legal_moves
+        return Move(*moves[CLANS.index(obs.own_clan) * 7 % len(moves)][:2])
+
+
 class BlockingBot(FirstBot):
     """Thinks until the test releases it, or until it is cancelled."""
 

@@ -33,6 +33,7 @@ from tests.ui_helpers import (
     BOARD,
     CHART,
     display_app,
+    finger,
     finish_animation,
     finished_session,
     hold,
@@ -381,6 +382,8 @@ def test_hints_are_off_by_default():
 
 
 def test_a_hint_is_the_search_from_the_persons_own_view():
+    """R22: the Hint button opens the mover's private screen; the suggestion (their own
+    view's search) is drawn there only while held, never on the shared board."""
     bots = Bots()
     with display_app() as (app, clock):
         app.table.bots, app.table.hints = bots, True
@@ -389,6 +392,7 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
         app.pump()
         without = pygame.image.tobytes(app.surface, "RGB")
         press(app, "hint")
+        assert app.screen.name == "hint" and app.screen.seat == person
         app.table.computers.hint.worker.join(WAIT_S)
         app.pump()
         seen = bots.seen[-1]
@@ -396,10 +400,24 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
         own = session.private(person)
         assert seen.obs == own  # that person's view, nobody else's
         expected = FirstBot(bots, person, HINT_LEVEL).first_move(own)
-        assert app.screen.shown_hint == expected
-        assert pygame.image.tobytes(app.surface, "RGB") != without  # drawn on the board
         texts = [d.name for d in app.canvas.records if d.kind == "text"]
-        assert any("Hint: the pink arrow" in t for t in texts)
+        assert any(session.seats[person].name in t and "looks now" in t for t in texts)
+        assert app.screen.shown_hint is None  # not held: not shown
+        not_held = pygame.image.tobytes(app.surface, "RGB")
+        hold(app, clock, app.screen.button("hold").rect.center, release=False)
+        assert app.screen.shown_hint == expected  # held: drawn on the private board
+        assert pygame.image.tobytes(app.surface, "RGB") != not_held
+        finger(app, pygame.FINGERUP, app.screen.button("hold").rect.center)
+        app.pump()
+        assert app.screen.shown_hint is None  # gone on release
+        assert pygame.image.tobytes(app.surface, "RGB") == not_held
+        press(app, "done")
+        assert app.screen.name == "play"
+        assert pygame.image.tobytes(app.surface, "RGB") == without  # nothing on the board
+        assert app.table.computers.hint is not None  # kept for another look
+        press(app, "hint")  # the same search again, not a new one
+        assert app.screen.name == "hint" and len(bots.seen) == 1
+        press(app, "done")
         tap(app, territory_point(app, expected.src))  # following it plays that move
         tap(app, territory_point(app, expected.dst))
         if app.screen.order is not None:
@@ -410,6 +428,32 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
             order=expected.order if expected.order else None)
         assert app.table.computers.hint is None  # gone with the move
         finish_animation(app, clock)
+        _no_threads_left(app)
+
+
+def test_r22_the_hint_button_works_only_on_a_persons_turn():
+    """On a computer's turn the Hint button is disabled and a tap on it does nothing; on a
+    person's turn it is enabled, and whoever taps it, the hint is for the person to move."""
+    bots = Bots(BlockingBot)
+    with display_app() as (app, _clock):
+        app.table.bots, app.table.hints = bots, True
+        app.begin(computer_to_move(3, moves=20), peeks=False)
+        app.pump()
+        button = app.screen.button("hint")
+        assert button.enabled is False
+        tap(app, button.rect.center)
+        app.show_hint()  # even asked from elsewhere: nothing
+        assert app.screen.name == "play" and app.table.computers.hint is None
+        bots.release.set()
+        _no_threads_left(app)
+    with display_app() as (app, _clock):
+        app.table.bots, app.table.hints = Bots(), True
+        session, person = _person_to_move()
+        app.begin(session, peeks=False)
+        app.pump()
+        assert app.screen.button("hint").enabled
+        press(app, "hint")
+        assert app.screen.name == "hint" and app.screen.seat == session.current_seat == person
         _no_threads_left(app)
 
 

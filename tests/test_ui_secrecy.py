@@ -11,6 +11,7 @@ import pytest
 
 from clans_pi.rules.constants import CLANS
 from clans_pi.ui.screens.play import PlayScreen
+from tests.bot_fakes import WAIT_S, Bots, ClanBot
 from tests.ui_helpers import act, offscreen_app, random_session, territory_point, with_clans
 
 
@@ -120,3 +121,56 @@ def test_held_peek_shows_only_that_seats_clan():
     assert len(pictures) > 1
     clans = {v.private(1).own_clan for v in _variants(session)}
     assert len(pictures) == len(clans)
+
+
+# ------------------------------------------------------------------ the hint (R22)
+
+
+def _hint_pixels(session, size, *, held: bool, back: bool = False):
+    """The Hint button tapped on the person's turn, the search done (a fake bot whose advice
+    follows its clan); the shared screen then (the private hint screen, held or not, or the
+    board after Back). Returns (pixels, the app)."""
+    app, clock = offscreen_app(size)
+    app.table.bots, app.table.hints = Bots(ClanBot), True
+    app.table.session = session
+    app.table.seats = list(session.seats)
+    app.play()
+    act(app.screen, "hint")
+    assert app.table.computers.hint.worker.join(WAIT_S)
+    app.tick(clock())
+    if app.screen.name == "hint":
+        if held:
+            act(app.screen, "hold", True)
+        elif back:
+            act(app.screen, "done")
+    app.redraw()
+    return pygame.image.tobytes(app.surface, "RGB"), app
+
+
+@pytest.mark.parametrize("back", [False, True], ids=["hint_screen", "board_after_back"])
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_r22_a_hint_not_held_looks_the_same_whatever_the_movers_clan(size, back):
+    session = random_session(3, seed=1, moves=28)
+    variants = _variants(session)
+    hints = {ClanBot(Bots(), 0, "hard").first_move(v.private(v.current_seat))
+             for v in variants}
+    assert len(hints) > 1  # the advice differs with the clan: the comparison can fail
+    pictures = {_hint_pixels(v, size, held=False, back=back)[0] for v in variants}
+    assert len(pictures) == 1
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_r22_a_held_hint_shows_the_movers_own_advice(size):
+    """The control: held, the hint screen draws the suggested move, so it differs with the
+    clan; not held and on the board it is not drawn at all."""
+    session = random_session(3, seed=1, moves=28)
+    variants = _variants(session)
+    pictures = set()
+    for v in variants:
+        held, app = _hint_pixels(v, size, held=True)
+        own = v.private(v.current_seat)
+        assert app.screen.name == "hint" and app.screen.seat == v.current_seat
+        assert app.screen.shown_hint == ClanBot(Bots(), 0, "hard").first_move(own)
+        assert held != _hint_pixels(v, size, held=False)[0]
+        pictures.add(held)
+    assert len(pictures) > 1

@@ -212,6 +212,10 @@ class App:
         """A seat's peek during the game, returning to the board."""
         self.nav.peek(seat)
 
+    def show_hint(self) -> None:
+        """The Hint button: the hint for the person to move, on their private screen."""
+        self.nav.show_hint()
+
     def play(self) -> None:
         self.nav.play()
 

@@ -17,6 +17,7 @@ from ..session import Seat, Session
 from ..table.guide import Tip
 from .screens.base import Host
 from .screens.confirm import ConfirmScreen
+from .screens.hint import HintScreen
 from .screens.peek import PeekScreen
 from .screens.play import PlayScreen
 from .screens.reveal import RevealScreen
@@ -97,6 +98,17 @@ class Navigator:
         if not app.session.seats[seat].is_human:
             return  # a computer player's clan is never shown (R22)
         app.show(PeekScreen(app, app.session, seat, done=app.play, deal=False))
+
+    def show_hint(self) -> None:
+        """The Hint button: the search starts for the person to move, whose private screen
+        shows it while held (R22: the advice follows their clan). Nothing on a computer's
+        turn or with hints off."""
+        app = self.app
+        session = app.session
+        if session is None or not app.table.can_hint():
+            return
+        app.table.ask_hint()
+        app.show(HintScreen(app, session, session.current_seat))
 
     def play(self) -> None:
         app = self.app

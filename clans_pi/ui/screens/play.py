@@ -4,8 +4,9 @@ tap or drag, with the village order choice, undo, a territory's details and the 
 Everything drawn comes from the session's public view (R22); the only thing that ever shows
 a clan is the peek screen this one opens for one seat. A computer player's turn shows a
 thinking indicator on its row; its move comes through :meth:`PlayScreen.computer_move`, the
-same path as a person's. A hint (when on) is drawn from the suggestion the app's computer
-players made from the asking person's own view.
+same path as a person's. A hint (when on) follows the mover's clan, so it is never drawn
+here: the Hint button (a person's turn only) opens the private hint screen for the person to
+move (:mod:`.hint`).
 
 What an input means is decided in :mod:`.play_states` (the screen's states and their
 transitions); this module turns pointer positions into territories, hands each input to a
@@ -138,7 +139,7 @@ class PlayScreen(PlayPicture):
             return
         if self.app.hints and self.app.bots is not None:
             hint, undo, rules, menu = split_h(bottom, 1, 1, 1, 1, gap=pad)
-            self.buttons.append(Button("hint", hint, _("Hint"), self.app.table.ask_hint,
+            self.buttons.append(Button("hint", hint, _("Hint"), self.app.show_hint,
                                        enabled=self.app.table.can_hint(), px=lay.px(18)))
         else:
             undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)

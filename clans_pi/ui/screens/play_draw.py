@@ -14,7 +14,6 @@ import pygame
 
 from ...i18n import _, ngettext
 from ...rules.constants import CLANS
-from ...rules.moves import Move
 from ..canvas import Canvas, numeral, rendered
 from ..icons import chip_icon, draw_arrow, draw_spinner, hut_icon
 from ..layout import split_h, split_v
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from ..layout import Layout
 
 SPIN_MS = 125  # the thinking indicator's frame time (8 frames a second, a small redraw)
-HINT = (236, 112, 222)  # the hint's arrow and outline: no clan's colour
 
 
 class PlayPicture(Screen):
@@ -118,15 +116,11 @@ class PlayPicture(Screen):
         canvas.fill(BG)
         canvas.fill(PANEL, lay.panel)
         canvas.region("panel", lay.panel)
-        hint = self.shown_hint
         order = state.order
-        marked = order.chosen if order is not None else (
-            hint.order or () if hint is not None else ())
+        marked = order.chosen if order is not None else ()
         targets = order.founds if order is not None else self._targets()
         bv.draw(canvas, obs, selected=state.selected, targets=targets, marked=marked,
                 show_last_move=state.anim is None)
-        if hint is not None:
-            self._draw_hint(canvas, hint)
         if isinstance(state.mode, Dragging):
             draw_arrow(canvas.surface, bv.anchors[state.mode.src], state.mode.pos, SELECT,
                        max(3, bv.hut // 5))
@@ -148,26 +142,6 @@ class PlayPicture(Screen):
             self._draw_toast(canvas, self.toast[0])
         if state.dialog is not None:
             self._draw_dialog(canvas)
-
-    @property
-    def shown_hint(self) -> Move | None:
-        """The suggested move drawn on the board, if the person to move asked for one (none
-        while a village order is chosen or a move is shown)."""
-        if self.state.order is not None or self.state.anim is not None:
-            return None
-        return self.app.table.hint()[1]
-
-    def _draw_hint(self, canvas: Canvas, move: Move) -> None:
-        bv = self.bv
-        assert bv is not None
-        width = max(3, round(bv.hut / 5))
-        bv.highlight(canvas.surface, move.src, HINT, width)
-        bv.highlight(canvas.surface, move.dst, HINT, width)
-        (x1, y1), (x2, y2) = bv.anchors[move.src], bv.anchors[move.dst]
-        d = math.hypot(x2 - x1, y2 - y1) or 1
-        back = min(bv.hut * 0.9, d * 0.3)
-        draw_arrow(canvas.surface, (x1, y1), (x2 - (x2 - x1) / d * back,
-                                              y2 - (y2 - y1) / d * back), HINT, width)
 
     def _targets(self) -> tuple[int, ...]:
         src = self.state.selected
@@ -230,11 +204,6 @@ class PlayPicture(Screen):
         """The header's second line: what the player to move does now."""
         if not human:
             return _("thinking about its move")
-        state, _move = self.app.table.hint()
-        if state == "thinking":
-            return _("looking for a hint")
-        if state == "ready":
-            return _("Hint: the pink arrow")
         return _("Tap where to move") if self.state.selected is not None else _(
             "Tap huts to move them")
 
