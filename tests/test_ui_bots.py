@@ -431,6 +431,33 @@ def test_a_hint_is_the_search_from_the_persons_own_view():
         _no_threads_left(app)
 
 
+def test_a_held_hint_says_it_is_searching_then_shows_the_move_when_found():
+    bots = Bots(BlockingBot)
+    with display_app() as (app, clock):
+        app.table.bots, app.table.hints = bots, True
+        session, person = _person_to_move()
+        app.begin(session, peeks=False)
+        app.pump()
+        press(app, "hint")
+        bots.wait_started()
+        spot = app.screen.button("hold").rect.center
+        hold(app, clock, spot, release=False)
+        texts = [d.name for d in app.canvas.records if d.kind == "text"]
+        assert "Looking for your hint…" in texts and app.screen.shown_hint is None
+        searching = pygame.image.tobytes(app.surface, "RGB")
+        bots.release.set()
+        assert app.table.computers.hint.worker.join(WAIT_S)
+        app.pump()  # still held: the move appears as soon as it is found
+        expected = FirstBot(bots, person, HINT_LEVEL).first_move(session.private(person))
+        assert app.screen.shown_hint == expected
+        assert pygame.image.tobytes(app.surface, "RGB") != searching
+        texts = [d.name for d in app.canvas.records if d.kind == "text"]
+        assert "Looking for your hint…" not in texts
+        finger(app, pygame.FINGERUP, spot)
+        app.pump()
+        _no_threads_left(app)
+
+
 def test_r22_the_hint_button_works_only_on_a_persons_turn():
     """On a computer's turn the Hint button is disabled and a tap on it does nothing; on a
     person's turn it is enabled, and whoever taps it, the hint is for the person to move."""

@@ -62,6 +62,26 @@ def _play(app):
     app.play()
 
 
+def _hint(*, held: bool, thinking: bool = False):
+    """The private hint screen once the search is done (``thinking``: the table says it is
+    still under way, as when the search takes long)."""
+
+    def go(app):
+        from tests.bot_fakes import WAIT_S, Bots
+
+        app.table.bots, app.table.hints = Bots(), True
+        _play(app)
+        act(app.screen, "hint")
+        assert app.table.computers.hint.worker.join(WAIT_S)
+        app.tick(app.clock())
+        if thinking:
+            app.table.hint = lambda: ("thinking", None)
+        if held:
+            act(app.screen, "hold", True)
+
+    return go
+
+
 def _play_busy(app):
     """A selection, a long-press card and a refusal message at once."""
     app.table.session = random_session(4, moves=40)
@@ -161,6 +181,9 @@ SCREENS = {
     "accents": _accents,
     "deal_peek": _deal_peek,
     "peek_held": _peek_held,
+    "hint": _hint(held=False),
+    "hint_held": _hint(held=True),
+    "hint_held_thinking": _hint(held=True, thinking=True),
     "play": _play,
     "play_busy": _play_busy,
     "order": _order,

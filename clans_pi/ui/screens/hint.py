@@ -123,7 +123,7 @@ class HintScreen(Screen):
             draw_hint(canvas, bv, move)
             return
         # TRANSLATORS: on the private hint screen while the computer still searches.
-        word = _("No hint this time") if state in ("failed", "none") else _("Thinking…")
+        word = _("Looking for your hint…") if state == "thinking" else _("No hint this time")
         note = centered(bv.rect, min(bv.rect.width, round(360 * self.scale)), self.unit)
         canvas.box(note, (20, 20, 24), radius=note.height // 2, border=HINT)
         canvas.text(word, note.inflate(-16, -4), self.px(24), TEXT)
