@@ -16,7 +16,7 @@ from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..i18n import N_, _
-from ..options import RENDER_SCREENS
+from ..options import RENDER_SCREENS, size_problem
 from ..persistence import GameStore
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -61,11 +61,14 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         display = Display(size, rotate=rotate, fullscreen=fullscreen)
     except NoDisplayError as exc:
         notifier.status(f"No display: {exc}")
-        raise ClansError(
-            f"no display available ({exc}); run it on a desktop or on the Pi's console, "
-            "or use --headless"
-        ) from None
+        log.info("no display: %s", exc)  # the technical reason: the journal, not the player
+        raise ClansError(NO_SCREEN) from None
     w, h = display.window.get_size()
+    too_small = size_problem(display.size, what=f"the screen, {display.size[0]}x"
+                             f"{display.size[1]},")
+    if too_small is not None:  # a full screen smaller than --size was checked for
+        display.close()
+        raise ClansError(too_small)
     log.info("display: SDL video driver %s, %dx%d%s, rotated %d", display.driver, w, h,
              " full screen" if fullscreen else " window", rotate)
     settings = config or Config()
@@ -126,6 +129,11 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         notifier.close()
     log.info("stopped (exit status %d)", app.exit_status)
     return app.exit_status
+
+
+#: Said when there is no screen to draw on: what to do, without SDL's words.
+NO_SCREEN = ("no screen to draw on: run it on a desktop, or on the Pi's own screen (not over "
+             "SSH), or try --headless")
 
 
 def clan_look(config: Config) -> ClanLook:
