@@ -78,7 +78,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="turn the picture clockwise by this many degrees, touch follows "
                    "(settings: display.rotate, default 0)")
     p.add_argument("--load", metavar="FILE",
-                   help="go on with a saved game or a game record (clans-state/1, clans-record/1)")
+                   help="go on with a saved game or a game record (clans-save/1, clans-state/1, "
+                   "clans-record/1)")
     p.add_argument("--seed", type=int, help="seed for a reproducible deal")
     p.add_argument("--config", metavar="FILE",
                    help="settings file (default: /etc/clans-pi/config.toml or "
@@ -169,7 +170,7 @@ def _render(args: argparse.Namespace) -> int:
     board, chart = load_board(args.board), load_chart(args.chart)
     data = read_json(args.file, "game file")
     render(data, board, chart, size=args.size, screen=args.screen, out=Path(args.output),
-           rotate=args.rotate, look=clan_look(config))
+           rotate=args.rotate, look=clan_look(config), where=args.file)
     return 0
 
 
@@ -235,7 +236,7 @@ def _play(args: argparse.Namespace) -> int:
                     rotate=rotate,
                     seed=args.seed, load=load,
                     first_frame_only=args.first_frame, config=config, notices=problems,
-                    state_dir=state_dir, kiosk=args.kiosk)
+                    state_dir=state_dir, kiosk=args.kiosk, load_from=args.load or "")
     return _play_headless(args)
 
 

@@ -239,3 +239,62 @@ def test_a_full_screen_too_small_for_the_game_is_refused(tmp_path):
                        r"draw: it needs at least 480x320 \(480 wide, 320 high\)"):
         play(load_board(None), load_chart(None), size=(320, 240), fullscreen=False, rotate=0,
              seed=1, state_dir=tmp_path, first_frame_only=True)
+
+
+def _save_file(tmp_path: Path, session) -> Path:
+    from clans_pi.persistence import GameStore
+
+    store = GameStore(tmp_path / "state")
+    store.save(session)
+    return store.current
+
+
+def test_render_and_load_take_the_games_own_save_file(capsys, tmp_path):
+    import random
+
+    from clans_pi.files import load_board, load_chart
+    from clans_pi.session import Seat, Session
+    from clans_pi.ui.run import load_game
+
+    seats = [Seat("Anna", "hare"), Seat("Owl (Normal)", "owl", "normal"), Seat("Ben", "cat")]
+    session = Session.new(seats, load_board(None), load_chart(None), random.Random(3))
+    for _ in range(6):
+        src, dst = next((s, d) for s in sorted(session.movable())
+                        for d in session.legal_targets(s))
+        session.play(src, dst, session.founds(src, dst) or None)
+    path = _save_file(tmp_path, session)
+    out = tmp_path / "x.png"
+    code, _, err = run(capsys, "render", str(path), "-o", str(out))
+    assert (code, err) == (0, "") and out.exists()
+    loaded = load_game(json.loads(path.read_text()), load_board(None), load_chart(None),
+                       str(path))
+    assert loaded.seats == session.seats and loaded.to_json() == session.to_json()
+    # The save's own checks: a changed payload is refused in one line, never played.
+    doc = json.loads(path.read_text())
+    doc["payload"]["seats"][0]["name"] = "Mallory"
+    path.write_text(json.dumps(doc))
+    code, _, err = run(capsys, "render", str(path), "-o", str(out))
+    assert code == 1 and err == f"clans-pi render: {path}: checksum mismatch\n"
+
+
+def test_a_loaded_record_gives_seats_their_pictures_and_computers_by_player():
+    from clans_pi.files import load_board, load_chart
+    from clans_pi.session import Seat, Session
+    from clans_pi.ui.run import load_game
+
+    board, chart = load_board(None), load_chart(None)
+    seats = [Seat("Anna", "hare"), Seat("Owl (Normal)", "owl", "normal"), Seat("Fox", "fox"),
+             Seat("Bear (Hard)", "bear", "hard")]
+    import random
+
+    session = Session.new(seats, board, chart, random.Random(5))
+    record = session.to_record()
+    loaded = load_game(record, board, chart, "record.json")
+    by_name = {s.name: s for s in loaded.seats}
+    assert [s.name for s in loaded.seats] == record["players"]
+    assert by_name["Owl (Normal)"] == Seat("Owl (Normal)", "owl", "normal")
+    assert by_name["Bear (Hard)"] == Seat("Bear (Hard)", "bear", "hard")
+    assert by_name["Fox"] == Seat("Fox", "fox")
+    # A name no picture is called gets a picture nobody else has, whatever the turn order.
+    assert by_name["Anna"].is_human
+    assert by_name["Anna"].avatar not in {"owl", "bear", "fox", ""}
