@@ -20,7 +20,7 @@ from .bots.random_mover import RandomMover
 from .config import load_config
 from .files import load_board, load_chart, read_json, user_state_dir
 from .logs import setup_logging
-from .options import DEFAULT_SIZE, RENDER_SCREENS, ROTATIONS
+from .options import DEFAULT_SIZE, MAX_SIDE, MIN_SIZE, RENDER_SCREENS, ROTATIONS, size_problem
 from .rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -71,13 +71,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fullscreen", action="store_true", default=None,
                    help="use the whole screen (settings: display.fullscreen)")
     p.add_argument("--size", type=_size, metavar="WxH",
-                   help="window size (settings: display.size, default 800x480); ignored with "
+                   help=f"window size, at least {MIN_SIZE[0]}x{MIN_SIZE[1]} as the game draws it "
+                   "(after --rotate) (settings: display.size, default 800x480); ignored with "
                    "--fullscreen")
     p.add_argument("--rotate", type=int, choices=ROTATIONS,
                    help="turn the picture clockwise by this many degrees, touch follows "
                    "(settings: display.rotate, default 0)")
     p.add_argument("--load", metavar="FILE",
-                   help="go on with a saved game or a game record (clans-state/1, clans-record/1)")
+                   help="go on with a saved game or a game record (clans-save/1, clans-state/1, "
+                   "clans-record/1)")
     p.add_argument("--seed", type=int, help="seed for a reproducible deal")
     p.add_argument("--config", metavar="FILE",
                    help="settings file (default: /etc/clans-pi/config.toml or "
@@ -106,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("file", metavar="FILE", help="a saved game or a game record, or - for stdin")
     p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH",
-                   help="picture size (default 800x480)")
+                   help=f"picture size, at least {MIN_SIZE[0]}x{MIN_SIZE[1]} (default 800x480)")
     p.add_argument("--screen", default="play", choices=RENDER_SCREENS,
                    help="which screen (default play)")
     p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0,
@@ -143,15 +145,23 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(
             f"expected WIDTHxHEIGHT like 800x480, not {text!r}"
         ) from None
-    if not (200 <= w <= 8192 and 200 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"{text}: each side must be 200 to 8192 pixels")
-    return w, h
+    if not (0 < w <= MAX_SIDE and 0 < h <= MAX_SIDE):
+        raise argparse.ArgumentTypeError(f"{text}: each side must be 1 to {MAX_SIDE} pixels")
+    return w, h  # whether the game can draw at this size: _check_size, with the rotation
+
+
+def _check_size(size: tuple[int, int], rotate: int) -> None:
+    w, h = size
+    problem = size_problem(size, rotate, what=f"--size {w}x{h}")
+    if problem is not None:
+        raise ClansError(problem)
 
 
 def _render(args: argparse.Namespace) -> int:
     from .config import Config
     from .ui.run import clan_look, render
 
+    _check_size(args.size, 0)  # render's size is the picture before it is turned
     config = Config()
     if args.config is not None:  # only when asked: a picture should not depend on the machine
         config, problems = load_config(args.config)
@@ -160,7 +170,7 @@ def _render(args: argparse.Namespace) -> int:
     board, chart = load_board(args.board), load_chart(args.chart)
     data = read_json(args.file, "game file")
     render(data, board, chart, size=args.size, screen=args.screen, out=Path(args.output),
-           rotate=args.rotate, look=clan_look(config))
+           rotate=args.rotate, look=clan_look(config), where=args.file)
     return 0
 
 
@@ -218,12 +228,15 @@ def _play(args: argparse.Namespace) -> int:
         state_dir = Path(args.state_dir) if args.state_dir else config.state_dir
         config.state_dir = state_dir  # handheld pairings live beside the saved game
         # The command line wins over the settings file.
-        return play(board, chart, size=args.size or config.size,
-                    fullscreen=config.fullscreen if args.fullscreen is None else True,
-                    rotate=config.rotate if args.rotate is None else args.rotate,
+        fullscreen = config.fullscreen if args.fullscreen is None else True
+        rotate = config.rotate if args.rotate is None else args.rotate
+        if args.size is not None and not fullscreen:
+            _check_size(args.size, rotate)
+        return play(board, chart, size=args.size or config.size, fullscreen=fullscreen,
+                    rotate=rotate,
                     seed=args.seed, load=load,
                     first_frame_only=args.first_frame, config=config, notices=problems,
-                    state_dir=state_dir, kiosk=args.kiosk)
+                    state_dir=state_dir, kiosk=args.kiosk, load_from=args.load or "")
     return _play_headless(args)
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from . import i18n
 from .files import user_state_dir
-from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS
+from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS, size_problem
 from .rules.constants import MAX_PLAYERS
 
 SEAT_KINDS = ("screen", "gpio", "handheld")
@@ -132,6 +132,7 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     read.size("size", display)
     read.flag("fullscreen", display, "display.")
     read.choice("rotate", display, ROTATIONS, "display.")
+    read.size_fits("size", display)
     read.number("dim_after_minutes", display, 0, 24 * 60, prefix="display.")
     read.number("dim_percent", display, 0, 100, integer=True, prefix="display.")
     read.text("backlight", display, "display.")
@@ -210,6 +211,17 @@ class _Reader:
                 pass
             self._bad("display.", key, f"must be like \"800x480\" (200 to 8192 pixels a "
                       f"side), not {value!r}")
+
+
+    def size_fits(self, key: str, data: dict[str, Any]) -> None:
+        """After the size and the rotation are read: a size the game cannot lay out."""
+        if key in data and self.config.size != DEFAULT_SIZE:
+            w, h = self.config.size
+            why = size_problem(self.config.size, self.config.rotate, what=f"{w}x{h}",
+                               turned_by="display.rotate")
+            if why is not None:
+                self.config.size = DEFAULT_SIZE
+                self._bad("display.", key, why)
 
 
 def _read_seats(raw: Any, config: Config, path: Path, problems: list[str]) -> None:

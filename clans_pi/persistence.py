@@ -208,38 +208,7 @@ class GameStore:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON
             raise SaveError(f"{path}: not readable: {type(exc).__name__}") from None
-        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-            raise SaveError(f"{path}: not a Clans save: wrong format")
-        payload = doc.get("payload")
-        if not isinstance(payload, dict):
-            raise SaveError(f"{path}: not a Clans save: no game in it")
-        try:
-            digest = checksum(payload_text(payload))
-        except (ValueError, RecursionError) as exc:
-            raise SaveError(f"{path}: not readable: {type(exc).__name__}") from None
-        if digest != doc.get("sha256"):
-            raise SaveError(f"{path}: checksum mismatch")
-        generation = payload.get("generation")
-        if type(generation) is not int:
-            raise SaveError(f"{path}: bad generation")
-        try:
-            seats = [Seat(str(s["name"]), str(s.get("avatar", "")), str(s.get("kind", "human")))
-                     for s in payload["seats"]]
-            undo_moves = payload.get("undo_moves")  # saves before computers: can_undo only
-            session = Session.load(payload["game"], board, chart, seats=seats,
-                                   can_undo=bool(payload.get("can_undo")),
-                                   undo_moves=None if undo_moves is None else int(undo_moves))
-            guide = payload.get("guide", [])  # saves before the guide have none
-            if isinstance(guide, list):
-                session.guide_seen = {g for g in guide if isinstance(g, str)}
-        except KeyError as exc:
-            raise SaveError(f"{path}: incomplete: missing {exc}") from None
-        except (TypeError, AttributeError, ValueError, IndexError, OverflowError,
-                RecursionError) as exc:
-            raise SaveError(f"{path}: bad value ({type(exc).__name__})") from None
-        except ClansError as exc:
-            raise SaveError(f"{path}: {exc}") from None
-        return generation, session
+        return read_save(doc, board, chart, str(path))
 
     def _move_aside(self, path: Path, refused: list[OSError]) -> Path | None:
         aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -271,6 +240,44 @@ def _damaged(asides: list[str | None], *, older: bool) -> str:
                  "older save: a new game starts.").format(files=files)
     return _("The saved game was damaged and could not be moved aside. There is no older "
              "save: a new game starts.")
+
+
+def read_save(doc: Any, board: Board, chart: EpochChart, where: str) -> tuple[int, Session]:
+    """The generation and the game of a save (``doc``, its JSON read), with every check
+    the store makes: format, checksum, seats, the game replayed. ``where`` names the file
+    in the one-line :class:`SaveError` that says what is wrong."""
+    if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+        raise SaveError(f"{where}: not a Clans save: wrong format")
+    payload = doc.get("payload")
+    if not isinstance(payload, dict):
+        raise SaveError(f"{where}: not a Clans save: no game in it")
+    try:
+        digest = checksum(payload_text(payload))
+    except (ValueError, RecursionError) as exc:
+        raise SaveError(f"{where}: not readable: {type(exc).__name__}") from None
+    if digest != doc.get("sha256"):
+        raise SaveError(f"{where}: checksum mismatch")
+    generation = payload.get("generation")
+    if type(generation) is not int:
+        raise SaveError(f"{where}: bad generation")
+    try:
+        seats = [Seat(str(s["name"]), str(s.get("avatar", "")), str(s.get("kind", "human")))
+                 for s in payload["seats"]]
+        undo_moves = payload.get("undo_moves")  # saves before computers: can_undo only
+        session = Session.load(payload["game"], board, chart, seats=seats,
+                               can_undo=bool(payload.get("can_undo")),
+                               undo_moves=None if undo_moves is None else int(undo_moves))
+        guide = payload.get("guide", [])  # saves before the guide have none
+        if isinstance(guide, list):
+            session.guide_seen = {g for g in guide if isinstance(g, str)}
+    except KeyError as exc:
+        raise SaveError(f"{where}: incomplete: missing {exc}") from None
+    except (TypeError, AttributeError, ValueError, IndexError, OverflowError,
+            RecursionError) as exc:
+        raise SaveError(f"{where}: bad value ({type(exc).__name__})") from None
+    except ClansError as exc:
+        raise SaveError(f"{where}: {exc}") from None
+    return generation, session
 
 
 def payload_text(payload: Any) -> str:

@@ -183,3 +183,17 @@ def test_bad_clan_marks_or_fifth_clan_is_one_line_and_keeps_the_default(tmp_path
     config, problems = load_config(write(tmp_path, '[display]\nfifth_clan = "White"\n'))
     assert problems == [f"{tmp_path / 'config.toml'}: display.fifth_clan: 'White' is not one "
                         "of black, white; using 'black'"]
+
+
+def test_a_display_size_the_game_cannot_lay_out_is_a_settings_problem(tmp_path):
+    path = write(tmp_path, '[display]\nsize = "320x240"\n')
+    config, problems = load_config(path)
+    assert config.size == (800, 480)
+    assert problems == [f"{path}: display.size: 320x240 is smaller than the game can draw: it "
+                        "needs at least 480x320 (480 wide, 320 high); using '800x480'"]
+    path = write(tmp_path, '[display]\nsize = "480x320"\nrotate = 90\n')
+    config, problems = load_config(path)
+    assert (config.size, config.rotate) == ((800, 480), 90)
+    assert problems == [f"{path}: display.size: 480x320 turned by display.rotate 90° is "
+                        "320x480, smaller than the game can draw: it needs at least 480x320 "
+                        "(480 wide, 320 high); using '800x480'"]

@@ -269,3 +269,22 @@ def test_every_territory_can_be_hit_at_the_smallest_size():
     cy = sum(p[1] for p in lake) / len(lake)
     assert bv.territory_at((bv.rect.x + cx * bv.rect.w, bv.rect.y + cy * bv.rect.h)) is None
     assert pygame.Rect(bv.rect).collidepoint(bv.anchors[0])
+
+
+#: The smallest pictures the game accepts (clans_pi.options.MIN_SIZE, named in --help), a
+#: square one and upright ones between lying and tall: every screen must lay out there.
+SMALLEST = ((480, 320), (480, 480), (480, 640), (600, 700))
+
+
+@pytest.mark.parametrize("size", SMALLEST, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_screen_lays_out_at_the_smallest_accepted_sizes(screen, size, request):
+    from clans_pi.options import MIN_SIZE, size_problem
+
+    assert size_problem(size) is None
+    assert size[0] >= MIN_SIZE[0] and size[1] >= MIN_SIZE[1]
+    if screen == "order" and size == (480, 320):
+        # The order slots' terrain line ("Mountain · hostile, huts lost") is wider than its
+        # 75 px at 480x320: clans_pi/ui/screens/play_draw.py, left to the order-slot work.
+        request.applymarker(pytest.mark.xfail(strict=True, reason="order slot text"))
+    _check_fits(screen, size, DEFAULT_LOOK)

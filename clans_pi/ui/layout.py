@@ -51,7 +51,7 @@ def play_layout(size: tuple[int, int], aspect: float) -> Layout:
     s = scale_for(size)
     pad = max(4, round(6 * s))
     strip_min = round(118 * s)
-    if w >= h:
+    if h * 12 < w * 17:  # not tall enough to stack board, strip and panel
         panel_w = round(250 * s)
         col = pygame.Rect(0, 0, w - panel_w, h)
         panel = pygame.Rect(col.right, 0, panel_w, h)

@@ -16,8 +16,8 @@ from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..i18n import N_, _
-from ..options import RENDER_SCREENS
-from ..persistence import GameStore
+from ..options import RENDER_SCREENS, size_problem
+from ..persistence import SAVE_FORMAT, GameStore, read_save
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
@@ -30,6 +30,7 @@ from .app import App, monotonic_ms
 from .clan_look import ClanLook
 from .display import Display, NoDisplayError
 from .languages import FILE_NAME, LanguageFile
+from .seat_kinds import seats_from_names
 from .sound import Sounds
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ log = logging.getLogger(__name__)
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
          config: Config | None = None, notices: list[str] | None = None,
-         state_dir: Path | None = None, kiosk: bool = False) -> int:
+         state_dir: Path | None = None, kiosk: bool = False,
+         load_from: str = "game file") -> int:
     """Open the display and run the game until the window closes (or SIGTERM); return the
     exit status the players asked for (``kiosk``: see clans_pi/kiosk.py).
 
@@ -49,23 +51,26 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
     with StateLock.take(state_dir) if state_dir is not None else nullcontext():
         return _play(board, chart, size=size, fullscreen=fullscreen, rotate=rotate, seed=seed,
                      load=load, first_frame_only=first_frame_only, config=config,
-                     notices=notices, state_dir=state_dir, kiosk=kiosk)
+                     notices=notices, state_dir=state_dir, kiosk=kiosk, load_from=load_from)
 
 
 def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
           rotate: int, seed: int | None, load: Any, first_frame_only: bool,
           config: Config | None, notices: list[str] | None, state_dir: Path | None,
-          kiosk: bool) -> int:
+          kiosk: bool, load_from: str) -> int:
     notifier = Notifier()
     try:
         display = Display(size, rotate=rotate, fullscreen=fullscreen)
     except NoDisplayError as exc:
         notifier.status(f"No display: {exc}")
-        raise ClansError(
-            f"no display available ({exc}); run it on a desktop or on the Pi's console, "
-            "or use --headless"
-        ) from None
+        log.info("no display: %s", exc)  # the technical reason: the journal, not the player
+        raise ClansError(NO_SCREEN) from None
     w, h = display.window.get_size()
+    too_small = size_problem(display.size, what=f"the screen, {display.size[0]}x"
+                             f"{display.size[1]},")
+    if too_small is not None:  # a full screen smaller than --size was checked for
+        display.close()
+        raise ClansError(too_small)
     log.info("display: SDL video driver %s, %dx%d%s, rotated %d", display.driver, w, h,
              " full screen" if fullscreen else " window", rotate)
     settings = config or Config()
@@ -105,7 +110,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
             resumed = app.table.saved_game()  # the settings' notices
             notices = [*(notices or []), *app.table.take_notices()]
         if load is not None:
-            app.begin(Session.load(load, board, chart), peeks=False)
+            app.begin(load_game(load, board, chart, load_from), peeks=False)
         elif resumed is not None:
             app.begin(resumed, peeks=False)
             notices = [*(notices or []), _("The game goes on where it was left.")]
@@ -126,6 +131,21 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         notifier.close()
     log.info("stopped (exit status %d)", app.exit_status)
     return app.exit_status
+
+
+#: Said when there is no screen to draw on: what to do, without SDL's words.
+NO_SCREEN = ("no screen to draw on: run it on a desktop, or on the Pi's own screen (not over "
+             "SSH), or try --headless")
+
+
+def load_game(data: Any, board: Board, chart: EpochChart, where: str) -> Session:
+    """The game in ``data`` (read from ``where``): the game's own save (clans-save/1, with
+    its checks and seats), a saved position (clans-state/1) or a record (clans-record/1),
+    whose seats are found again from the players' names (:func:`seats_from_names`)."""
+    if isinstance(data, dict) and data.get("format") == SAVE_FORMAT:
+        return read_save(data, board, chart, where)[1]
+    names = [seat.name for seat in Session.load(data, board, chart).seats]
+    return Session.load(data, board, chart, seats=seats_from_names(names))
 
 
 def clan_look(config: Config) -> ClanLook:
@@ -171,12 +191,13 @@ def _dimmer(config: Config, state_dir: Path | None) -> tuple[IdleDimmer | None, 
 
 
 def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int], screen: str,
-           out: Path, rotate: int = 0, look: ClanLook | None = None) -> None:
+           out: Path, rotate: int = 0, look: ClanLook | None = None,
+           where: str = "game file") -> None:
     """Render ``screen`` of the game in ``data`` (a saved game or a record) to ``out``, the
     clans drawn as ``look`` shows them (default: black fifth clan, marks on)."""
     from .display import rotate_picture
 
-    session = Session.load(data, board, chart)
+    session = load_game(data, board, chart, where)
     app = App(board, chart, size=size, look=look or ClanLook())
     app.table.session = session
     app.table.seats = list(session.seats)

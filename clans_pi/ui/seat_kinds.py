@@ -58,3 +58,30 @@ def with_kind(seat: Seat, kind: str, index: int) -> Seat:
         return Seat(seat.name, key, HUMAN)
     return Seat(avatar(key).label, key, HUMAN)
 
+
+
+def seats_from_names(names: list[str]) -> list[Seat]:
+    """Seats for a game known only by its players' names (a record, a clans-state file):
+    a computer's name ("Owl (Hard)") gives back its picture and level, a name that is a
+    picture's ("Fox") that picture; every other player gets a picture nobody else has, so
+    the pictures follow the players, not the turn order."""
+    by_name: dict[str, Seat] = {}
+    for a in AVATARS:
+        by_name.setdefault(a.label, Seat(a.label, a.key))
+        by_name.setdefault(a.name, Seat(a.name, a.key))
+        for kind in COMPUTER_KINDS:
+            by_name.setdefault(computer_name(a.key, kind), Seat("", a.key, kind))
+            english = f"{a.name} ({LEVEL_LABEL.get(kind, kind)})"
+            by_name.setdefault(english, Seat("", a.key, kind))
+    seats: list[Seat | None] = []
+    used: set[str] = set()
+    for name in names:
+        known = by_name.get(name)
+        if known is not None and known.avatar not in used:
+            used.add(known.avatar)
+            seats.append(Seat(name, known.avatar, known.kind))
+        else:
+            seats.append(None)
+    free = iter(a.key for a in AVATARS if a.key not in used)
+    return [s if s is not None else Seat(name, next(free, "")) for s, name in zip(seats, names,
+                                                                                  strict=True)]
