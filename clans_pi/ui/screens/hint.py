@@ -18,11 +18,12 @@ from ...rules.moves import Move
 from ...session import Session
 from ..board_view import BoardView
 from ..canvas import Canvas
-from ..icons import draw_arrow, draw_eye
+from ..icons import draw_arrow
 from ..layout import centered
-from ..theme import BG, CARD, SELECT, TEXT, TEXT_DIM
+from ..theme import BG, CARD, TEXT
 from ..widgets import Button
 from .base import Screen
+from .peek import draw_closed_card, draw_only_you
 
 if TYPE_CHECKING:
     from .base import Host
@@ -91,25 +92,16 @@ class HintScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
-        seat = self.session.seats[self.seat]
-        canvas.text(_("Only {name} looks now").format(name=seat.name), self.title,
-                    self.px(38), TEXT)
-        canvas.text(_("Pass the screen to {name}. Everyone else, look away.").format(
-            name=seat.name), self.sub, self.px(20), TEXT_DIM)
+        draw_only_you(self, canvas, self.session.seats[self.seat].name, self.title, self.sub)
         self.buttons[1].draw(canvas)
         r = self.hold_rect
         canvas.target("hold", r)
         if self.holding:
             self._draw_held(canvas, r)
             return
-        canvas.box(r, CARD, radius=min(r.height, r.width) // 10, border=SELECT)
-        side = min(r.height // 2, r.width // 3)
-        eye = centered(r, side, side)
-        eye.centery = r.top + round(r.height * 0.4)
-        draw_eye(canvas.surface, eye, TEXT, closed=True)
-        line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
-                           round(r.height * 0.16))
-        canvas.text(_("Press and hold to see your hint"), line, self.px(22), TEXT)
+        draw_closed_card(self, canvas, r, _("Press and hold to see your hint"),
+                         radius=min(r.height, r.width) // 10,
+                         eye_side=min(r.height // 2, r.width // 3))
 
     def _draw_held(self, canvas: Canvas, r: pygame.Rect) -> None:
         """The board and, once found, the suggested move; while searching, a word."""

@@ -26,6 +26,28 @@ if TYPE_CHECKING:
     from .base import Host
 
 
+def draw_only_you(screen: Screen, canvas: Canvas, name: str, title: pygame.Rect,
+                  sub: pygame.Rect) -> None:
+    """The private screens' heading (the peek, the hint): who alone looks now, and that
+    everyone else looks away."""
+    canvas.text(_("Only {name} looks now").format(name=name), title, screen.px(38), TEXT)
+    canvas.text(_("Pass the screen to {name}. Everyone else, look away.").format(name=name),
+                sub, screen.px(20), TEXT_DIM)
+
+
+def draw_closed_card(screen: Screen, canvas: Canvas, r: pygame.Rect, text: str, *,
+                     radius: int, eye_side: int) -> None:
+    """The private screens' card ``r`` while nothing is held: a closed eye and ``text``
+    (what holding it shows)."""
+    canvas.box(r, CARD, radius=radius, border=SELECT)
+    eye = centered(r, eye_side, eye_side)
+    eye.centery = r.top + round(r.height * 0.4)
+    draw_eye(canvas.surface, eye, TEXT, closed=True)
+    line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
+                       round(r.height * 0.16))
+    canvas.text(text, line, screen.px(22), TEXT)
+
+
 class PeekScreen(Screen):
     name = "peek"
 
@@ -108,10 +130,7 @@ class PeekScreen(Screen):
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
         seat = self.session.seats[self.seat]
-        canvas.text(_("Only {name} looks now").format(name=seat.name), self.title,
-                    self.px(38), TEXT)
-        canvas.text(_("Pass the screen to {name}. Everyone else, look away.").format(
-            name=seat.name), self.sub, self.px(20), TEXT_DIM)
+        draw_only_you(self, canvas, seat.name, self.title, self.sub)
         if self.avatar.width:
             draw_avatar(canvas, seat, self.seat, self.avatar)
         if self.device is not None:
@@ -123,13 +142,8 @@ class PeekScreen(Screen):
         if self.holding:
             self._draw_clan(canvas, r)
             return
-        canvas.box(r, CARD, radius=r.height // 8, border=SELECT)
-        eye = centered(r, r.height // 2, r.height // 2)
-        eye.centery = r.top + round(r.height * 0.4)
-        draw_eye(canvas.surface, eye, TEXT, closed=True)
-        line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
-                           round(r.height * 0.16))
-        canvas.text(_("Press and hold to see your clan"), line, self.px(22), TEXT)
+        draw_closed_card(self, canvas, r, _("Press and hold to see your clan"),
+                         radius=r.height // 8, eye_side=r.height // 2)
 
     def _draw_device(self, canvas: Canvas, name: str) -> None:
         r = self.hold_rect
