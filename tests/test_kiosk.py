@@ -67,10 +67,9 @@ def test_under_systemd_ready_watchdog_and_a_clean_stop_on_sigterm(tmp_path):
         sock.close()
 
 
-def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
-        tmp_path, monkeypatch, capsys):
-    """Each problem is on the screen in turn (and on standard error, the journal); the game
-    starts anyway with the defaults for those settings."""
+def test_a_bad_setting_is_said_on_the_screen(tmp_path, monkeypatch, capsys):
+    """The problem is on the screen (and on standard error, the journal); the game starts
+    anyway with the default for that setting."""
     from clans_pi import cli
     from clans_pi.ui import app as app_module
 
@@ -91,17 +90,45 @@ def test_a_bad_settings_file_is_said_on_the_screen_one_problem_after_another(
     monkeypatch.setattr(app_module.App, "run", run)
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     config = tmp_path / "config.toml"
-    config.write_text('sound = "loud"\n[display]\nrotate = 45\n', encoding="utf-8")
+    config.write_text('sound = "loud"\n', encoding="utf-8")
     assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
     # The sentence in the players' language, the file, key and problem as logged.
     assert shown == [
         f"A setting was not used: {config}: sound: must be true or false, not 'loud'; "
         "using True",
-        f"A setting was not used: {config}: display.rotate: 45 is not one of 0, 90, 180, "
-        "270; using 0",
     ]
     err = capsys.readouterr().err
     assert all(line.removeprefix("A setting was not used: ") in err for line in shown)
+
+
+def test_many_settings_problems_make_one_notice_and_all_are_logged(tmp_path, monkeypatch,
+                                                                     capsys):
+    """Eleven mistakes in the settings: one notice naming the first and the count, not a
+    minute of notices one after another; every problem is in the log."""
+    from clans_pi import cli
+    from clans_pi.ui import app as app_module
+
+    shown: list[str] = []
+
+    def run(self, *, first_frame_only=False):
+        shown.extend(self.notices)
+        self.quit()
+
+    monkeypatch.setattr(app_module.App, "run", run)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    config = tmp_path / "config.toml"
+    lines = ['sound = "loud"', "volume = 900", 'language = "xx"', "hints = 3",
+             "[display]", "rotate = 45", 'size = "big"', "dim_after_minutes = -5",
+             "fifth_clan = 7", "[computer]", "think_seconds = -1", "level = 2", "[nowhere]",
+             "x = 1"]
+    config.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    logged = [line for line in err.splitlines() if str(config) in line]
+    assert len(logged) >= 8, err
+    assert len(shown) == 1, shown
+    assert shown[0].startswith(f"{len(logged)} problems in the settings; the first: {config}: ")
+    assert shown[0].endswith("; all in the log")
 
 
 

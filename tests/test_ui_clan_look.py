@@ -157,7 +157,7 @@ def test_the_fifth_clans_colour_and_name_follow_the_setting_everywhere(fifth, na
     session = _with_black(random_session(4, moves=30))
     # The held peek of the black clan's seat: its colour and its name.
     peek = _held_peek(look, session, 0)
-    assert peek.surface.get_at(peek.screen.hold_rect.move(12, 0).midleft)[:3] == colour
+    assert peek.surface.get_at(peek.screen.swatch_rect().move(4, 4).topleft)[:3] == colour
     assert f"Your clan: {name}" in _texts(peek) and not any(other in t for t in _texts(peek))
     # The board and the score track.
     play = _play_app(look, session)

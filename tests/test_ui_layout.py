@@ -224,7 +224,8 @@ def _check_fits(screen: str, size: tuple[int, int], look: ClanLook) -> None:
     background = max(set(sample), key=sample.count)
     assert len(set(sample)) >= 6, "the screen is (nearly) one colour"
     drawn = sum(c != background for c in sample) / len(sample)
-    assert drawn > 0.05, f"only {drawn:.0%} of the screen is drawn on"
+    if screen != "peek_held":  # dark on purpose but for the clan's small swatch (R22)
+        assert drawn > 0.05, f"only {drawn:.0%} of the screen is drawn on"
     texts = [d for d in records if d.kind in ("text", "paragraph")]
     assert texts, "no text drawn"
     for d in records:

@@ -11,6 +11,7 @@ import pygame
 
 from clans_pi.rules.moves import Move
 from clans_pi.ui.avatars import AVATARS
+from clans_pi.ui.screens.peek import SEEN_MS
 from clans_pi.ui.theme import CLAN_COLORS
 from tests.ui_helpers import display_app as _display_app
 from tests.ui_helpers import (
@@ -30,12 +31,13 @@ def _peek_all(app, clock, seen: dict[int, str]) -> None:
         screen = app.screen
         assert not screen.button("done").enabled  # one look first
         r = screen.button("hold").rect
-        corner = (r.left + r.width // 10, r.centery)
+        corner = screen.swatch_rect().move(4, 4).topleft
         finger(app, pygame.FINGERDOWN, r.center)
         app.pump()
         clan = app.session.private(screen.seat).own_clan
         assert app.surface.get_at(corner)[:3] == CLAN_COLORS[clan]
         seen[screen.seat] = clan
+        clock.advance(SEEN_MS)  # a look, not a quick tap
         finger(app, pygame.FINGERUP, r.center)
         app.pump()
         assert app.surface.get_at(corner)[:3] != CLAN_COLORS[clan]  # hidden again

@@ -21,6 +21,7 @@ from clans_pi.rules.setup import deal
 from clans_pi.session import Seat, Session
 from clans_pi.ui.app import LONG_PRESS_MS, App
 from clans_pi.ui.display import Display, to_physical
+from clans_pi.ui.screens.base import DOUBLE_TAP_MS
 
 BOARD = load_default_board()
 CHART = load_default_chart()
@@ -151,10 +152,15 @@ def hold(app: App, clock: FakeClock, pos: tuple[float, float], ms: int = LONG_PR
 
 
 def press(app: App, name: str, *, how: str = "finger") -> None:
-    """Tap the current screen's button ``name`` (it must be enabled)."""
+    """Tap the current screen's button ``name`` (it must be enabled) as a person does: not
+    within a double tap of the last tap (a button that came up under a finger ignores a
+    second tap that quick, see screens.base.DOUBLE_TAP_MS), so the fake clock moves on to
+    the end of that window first when it must."""
     assert app.screen is not None
     b = app.screen.button(name)
     assert b.enabled, f"button {name} is disabled on {app.screen.name}"
+    if isinstance(app.clock, FakeClock) and app.last_lift is not None:
+        app.clock.advance(max(0, app.last_lift[0] + DOUBLE_TAP_MS - app.clock()))
     tap(app, b.rect.center, how=how)
 
 

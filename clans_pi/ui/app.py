@@ -124,6 +124,7 @@ class App:
         self.partial_frames = 0
         self.frames = 0
         self._pointer: tuple[str, int] | None = None
+        self.last_lift: tuple[int, tuple[float, float]] | None = None  # (ms, where)
         self._down_at = 0
         self._down_pos = (0.0, 0.0)
         self._long_done = False
@@ -253,9 +254,10 @@ class App:
     def _draw_notice(self) -> None:
         assert self.screen is not None and self.notice is not None
         s = self.screen.scale
-        w = min(self.size[0] - 16, round(640 * s))
-        r = pygame.Rect(0, 0, w, max(48, round(56 * s)))
-        r.midtop = (self.size[0] // 2, round(8 * s))
+        area = self.screen.notice_area()
+        w = min(area.width - 16, round(640 * s))
+        r = pygame.Rect(0, 0, w, min(max(48, round(56 * s)), area.height - 8))
+        r.midbottom = (area.centerx, area.bottom - round(4 * s))
         self.canvas.box(r, (20, 20, 24), radius=r.height // 3, border=(255, 196, 64))
         self.canvas.region("notice", r)
         self.canvas.paragraph(self.notice[0], r.inflate(-round(24 * s), -8),
@@ -480,6 +482,7 @@ class App:
     def _release(self, pos: tuple[float, float]) -> None:
         assert self.screen is not None
         self._pointer = None
+        self.last_lift = (self.clock(), pos)
         if self.overlay is not None:
             self._long_fired = False
             self.overlay.pointer_up(pos)

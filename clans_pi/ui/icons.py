@@ -75,21 +75,21 @@ def chip_icon(number: int, size: int, color: Color, ink: Color) -> pygame.Surfac
 
 def draw_eye(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT,
              closed: bool = False) -> None:
-    """An eye (the peek symbol), open or closed, centred in ``rect``."""
+    """An eye (the peek symbol), centred in ``rect``: open, or ``closed`` (hidden: the same
+    eye struck through, as "hidden" is drawn everywhere; a lone lid with lashes read as a
+    grin)."""
     w = rect.width * 0.8
     h = rect.height * 0.45
     cx, cy = rect.center
     top = [(cx - w / 2 + w * i / 16, cy - h / 2 * math.sin(math.pi * i / 16)) for i in range(17)]
     bottom = [(x, 2 * cy - y) for x, y in reversed(top)]
     width = max(2, rect.width // 16)
-    if closed:
-        pygame.draw.lines(surface, color, False, bottom, width)
-        for i in (4, 8, 12):
-            x, y = bottom[16 - i]
-            pygame.draw.line(surface, color, (x, y), (x, y + h * 0.35), width)
-        return
     pygame.draw.polygon(surface, color, top + bottom, width)
     pygame.draw.circle(surface, color, (round(cx), round(cy)), max(2, round(h * 0.36)))
+    if closed:
+        reach = min(w, rect.height) * 0.42
+        pygame.draw.line(surface, color, (cx - reach, cy - reach), (cx + reach, cy + reach),
+                         round(width * 1.5))
 
 
 def draw_globe(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:

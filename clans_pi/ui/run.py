@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ import pygame
 from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..options import RENDER_SCREENS, size_problem
 from ..persistence import SAVE_FORMAT, GameStore, read_save
 from ..rules.board import Board
@@ -81,7 +81,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
     problem = languages.use(code)
     # The settings' problems name the file, key and value as written there (English keys);
     # the sentence around them is in the players' language.
-    notices = [_("A setting was not used: {problem}").format(problem=p) for p in notices or []]
+    notices = settings_notices(notices or [])
     if problem is not None:
         log.warning("%s", problem)
         notices.append(problem)
@@ -146,6 +146,17 @@ def load_game(data: Any, board: Board, chart: EpochChart, where: str) -> Session
         return read_save(data, board, chart, where)[1]
     names = [seat.name for seat in Session.load(data, board, chart).seats]
     return Session.load(data, board, chart, seats=seats_from_names(names))
+
+
+def settings_notices(problems: Sequence[str]) -> list[str]:
+    """What the screen says of the settings' problems (each already in the log): one
+    notice for one problem, and one for many, naming the first, rather than a queue of
+    notices that would take a minute to read."""
+    if len(problems) <= 1:
+        return [_("A setting was not used: {problem}").format(problem=p) for p in problems]
+    return [ngettext("{n} problem in the settings; the first: {problem}; all in the log",
+                     "{n} problems in the settings; the first: {problem}; all in the log",
+                     len(problems)).format(n=len(problems), problem=problems[0])]
 
 
 def clan_look(config: Config) -> ClanLook:

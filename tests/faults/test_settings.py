@@ -50,14 +50,21 @@ def test_a_settings_file_that_is_not_toml(tmp_path, monkeypatch, capsys):
 
 
 @fault("settings", "Wrong values in the settings file",
-       sees="a sentence per setting: file, key, what is wrong, the default used",
+       sees="one setting: a sentence with file, key, what is wrong, the default used; "
+       "several: one notice with their number and the first, all of them in the log",
        kept="every other setting, the saved game")
 def test_wrong_values_in_the_settings_file(tmp_path, monkeypatch, capsys):
+    status, shown = _start_with(tmp_path, monkeypatch, 'sound = "loud"\nlanguage = "de"\n')
+    assert status == 0
+    assert [s.split(": ", 2)[-1] for s in shown] == [
+        "sound: must be true or false, not 'loud'; using True"]
+    assert all(s.startswith("Eine Einstellung") for s in shown), shown  # language was kept
     status, shown = _start_with(tmp_path, monkeypatch,
                                 'sound = "loud"\nlanguage = "de"\n[display]\nrotate = 45\n')
     assert status == 0
-    assert [s.split(": ", 2)[-1] for s in shown] == [
-        "sound: must be true or false, not 'loud'; using True",
-        "display.rotate: 45 is not one of 0, 90, 180, 270; using 0"]
-    assert all(s.startswith("Eine Einstellung") for s in shown), shown  # language was kept
+    assert len(shown) == 1 and shown[0].startswith("2 Probleme in den Einstellungen; das "
+                                                   "erste: "), shown
+    assert "sound: must be true or false, not 'loud'; using True" in shown[0]
+    err = capsys.readouterr().err
+    assert "display.rotate: 45 is not one of 0, 90, 180, 270; using 0" in err
     assert "Traceback" not in capsys.readouterr().err

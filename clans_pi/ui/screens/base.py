@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from ..clan_look import ClanLook
 
 Pos = tuple[float, float]
+#: A press this soon (ms) after a finger lifted, within a finger's width of where it lifted,
+#: is that finger tapping again (a double tap): a button that came up under it ignores it.
+DOUBLE_TAP_MS = 400
 #: Something the first-game guide points at: ("circle" | "rect", its bounding rectangle).
 Spot = tuple[str, pygame.Rect]
 
@@ -56,6 +59,10 @@ class Host(Protocol):
     hints: bool
 
     def clock(self) -> int: ...
+
+    @property
+    def last_lift(self) -> tuple[int, Pos] | None:
+        """When (app clock, ms) and where the last finger came up, if one has."""
 
     @property
     def devices(self) -> SeatDevices | None: ...
@@ -106,6 +113,8 @@ class Screen:
         self.scale = 1.0
         self.buttons: list[Button] = []
         self._pressed: Button | None = None
+        # The buttons there when the last finger lifted over this screen (see pointer_down).
+        self._at_lift: frozenset[str] = frozenset()
         # Set by an input handler whose whole effect lies inside these rectangles; the app
         # then redraws only them (a partial redraw). None means "redraw everything".
         self.partial: list[pygame.Rect] | None = None
@@ -135,6 +144,11 @@ class Screen:
 
     def draw(self, canvas: Canvas) -> None:
         raise NotImplementedError
+
+    def notice_area(self) -> pygame.Rect:
+        """Where the app's notices go on this screen (at its bottom): by default a band
+        along the top of the window; the play screen keeps them off the board."""
+        return pygame.Rect(0, 0, self.size[0], max(56, round(72 * self.scale)))
 
     def draw_buttons(self, canvas: Canvas) -> None:
         for b in self.buttons:
@@ -173,14 +187,28 @@ class Screen:
 
     # ------------------------------------------------------------ input
 
+    def _came_up_under(self, b: Button, pos: Pos) -> bool:
+        """Whether button ``b`` appeared where a finger lifted a moment ago (a double tap:
+        the second tap is meant for what the first one pressed, not for ``b``)."""
+        lift = self.app.last_lift
+        if lift is None or b.name in self._at_lift:
+            return False
+        at, (x, y) = lift
+        return (self.app.clock() - at < DOUBLE_TAP_MS
+                and (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= self.unit ** 2)
+
     def pointer_down(self, pos: Pos) -> None:
         for b in reversed(self.buttons):
             if b.hit(pos):
+                if self._came_up_under(b, pos):
+                    return  # that finger presses nothing: neither the button nor the board
                 b.pressed = True
                 self._pressed = b
+                # Only the button's look changes, unless its hold action says otherwise (a
+                # held peek darkens the whole screen: it sets ``partial`` to None).
+                self.partial = [b.rect]
                 if b.hold and b.action is not None:
                     b.action(True)
-                self.partial = [b.rect]  # only the button's look (or a held peek) changes
                 return
         self.down(pos)
 
@@ -189,6 +217,7 @@ class Screen:
             self.move(pos)
 
     def pointer_up(self, pos: Pos, *, after_long: bool = False) -> None:
+        self._at_lift = frozenset(b.name for b in self.buttons if b.enabled)
         b, self._pressed = self._pressed, None
         if b is None:
             if not after_long:  # a long press already did its thing; its release is not a tap

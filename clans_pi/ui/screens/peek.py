@@ -2,7 +2,10 @@
 
 The only screen that shows a clan before the end, and only while one seat's button is held.
 The clan comes from that seat's own view (:meth:`Session.private`), never the full state;
-when nothing is held the picture is the same whatever the clan is (R22).
+when nothing is held the picture is the same whatever the clan is (R22). While held the
+screen goes dark but for a small swatch of the clan (its colour, mark and name) that the
+one person at arm's length reads and the table across does not; a look counts as seen only
+when held at least :data:`SEEN_MS`, so a quick tap confirms nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ from .base import Screen
 
 if TYPE_CHECKING:
     from .base import Host
+
+#: How long (ms) the card must be held for the look to count (the deal's confirmation).
+SEEN_MS = 500
+#: The held peek's screen: dark, so that nothing but the small swatch is lit.
+DARK = (6, 6, 8)
 
 
 def draw_only_you(screen: Screen, canvas: Canvas, name: str, title: pygame.Rect,
@@ -59,6 +67,7 @@ class PeekScreen(Screen):
         self.done = done
         self.deal = deal
         self.holding = False
+        self.held_since: int | None = None  # app clock when the card was pressed
         self.seen = not deal  # during the deal, confirming needs one look first
         # During the deal a seat with its own device looks there: its button shows the clan
         # on the seat's LED or handheld, and letting go confirms. The screen shows no clan.
@@ -94,7 +103,14 @@ class PeekScreen(Screen):
 
     def _hold(self, down: bool) -> None:
         self.holding = down
-        if not down and not self.seen:
+        self.partial = None  # the whole screen goes dark, or comes back
+        now = self.app.clock()
+        if down:
+            self.held_since = now
+            return
+        looked = self.held_since is not None and now - self.held_since >= SEEN_MS
+        self.held_since = None
+        if looked and not self.seen:
             self.seen = True
             self.layout()
 
@@ -128,6 +144,11 @@ class PeekScreen(Screen):
             self._done()
 
     def draw(self, canvas: Canvas) -> None:
+        if self.holding and self.device is None:
+            canvas.fill(DARK)
+            canvas.target("hold", self.hold_rect)
+            self._draw_clan(canvas, self.hold_rect)
+            return
         canvas.fill(BG)
         seat = self.session.seats[self.seat]
         draw_only_you(self, canvas, seat.name, self.title, self.sub)
@@ -139,9 +160,6 @@ class PeekScreen(Screen):
         self.buttons[1].draw(canvas)
         r = self.hold_rect
         canvas.target("hold", r)
-        if self.holding:
-            self._draw_clan(canvas, r)
-            return
         draw_closed_card(self, canvas, r, _("Press and hold to see your clan"),
                          radius=r.height // 8, eye_side=r.height // 2)
 
@@ -160,17 +178,24 @@ class PeekScreen(Screen):
                          align="center")
         self.buttons[0].draw(canvas)
 
+    def swatch_rect(self) -> pygame.Rect:
+        """Where the held peek shows the clan: a small square in the top part of the card,
+        above the finger holding it (a hand comes from below)."""
+        r = self.hold_rect
+        side = max(56, min(round(84 * self.scale), r.height // 2))
+        sw = pygame.Rect(0, 0, side, side)
+        sw.midtop = (r.centerx, r.top + self.px(8))
+        return sw
+
     def _draw_clan(self, canvas: Canvas, r: pygame.Rect) -> None:
         clan = self.app.table.private(self.seat).own_clan
         assert clan is not None
         look = self.app.look
-        canvas.box(r, look.color(clan), radius=r.height // 8, border=SELECT)
-        icon = centered(r, round(r.height * 0.4), round(r.height * 0.4))
-        icon.centery = r.top + round(r.height * 0.37)
-        pygame.draw.ellipse(canvas.surface, look.ink(clan), icon.inflate(icon.width // 3,
-                                                                          icon.height // 3))
+        sw = self.swatch_rect()
+        canvas.box(sw, look.color(clan), radius=sw.height // 6)
+        canvas.region("swatch", sw)
+        icon = centered(sw, round(sw.height * 0.62), round(sw.height * 0.62))
         canvas.surface.blit(hut_icon(clan, icon.width, look=look), icon)
-        line = pygame.Rect(r.left + 8, r.top + round(r.height * 0.68), r.width - 16,
-                           round(r.height * 0.2))
-        canvas.text(_("Your clan: {clan}").format(clan=look.label(clan)), line, self.px(30),
-                    look.ink(clan))
+        line = pygame.Rect(r.left + 8, sw.bottom + self.px(6), r.width - 16, self.px(30))
+        canvas.text(_("Your clan: {clan}").format(clan=look.label(clan)), line, self.px(24),
+                    TEXT_DIM)

@@ -289,12 +289,13 @@ class PlayScreen(PlayPicture):
         return self.bv.territory_at(pos) if self.bv is not None else None
 
     def down(self, pos: Pos) -> None:
-        self.tap_territory(self._territory_at(pos))
+        self._apply(states.press(self.state, self._territory_at(pos), self.session))
 
     def tap_territory(self, t: int | None) -> None:
-        """A tap (finger down) on territory ``t`` (None: off the map), as :meth:`down` on a
-        point of it."""
+        """A tap on territory ``t`` (None: off the map): the finger down and up on it, as
+        :meth:`down` and :meth:`up` on a point of it."""
         self._apply(states.press(self.state, t, self.session))
+        self._apply(states.release(self.state, t, self.session))
 
     def move(self, pos: Pos) -> None:
         area = self.lay.board_area if self.lay is not None else self.rect

@@ -372,13 +372,20 @@ class PlayPicture(Screen):
                         lay.px(17), TEXT, align="left")
             y += line
 
+    def notice_area(self) -> pygame.Rect:
+        """The app's notices go over the chart strip too (under the toast), off the board."""
+        assert self.lay is not None
+        return self.lay.strip
+
     def _draw_toast(self, canvas: Canvas, text: str) -> None:
         lay = self.lay
         assert lay is not None
-        area = lay.board_area
+        # Over the chart strip under the board, never over the board: a refusal must not
+        # hide a territory the player is about to tap (a village during the order choice).
+        area = lay.strip
         w = min(area.width - 2 * lay.pad, round(420 * lay.scale))
-        r = pygame.Rect(0, 0, w, round(lay.unit * 0.85))
-        r.midbottom = (area.centerx, area.bottom - lay.pad)
+        r = pygame.Rect(0, 0, w, min(round(lay.unit * 0.85), area.height - 2 * lay.pad))
+        r.midtop = (area.centerx, area.top + lay.pad)
         canvas.box(r, (20, 20, 24), radius=r.height // 2, border=BAD)
         canvas.region("toast", r)
         canvas.text(text, r.inflate(-lay.pad * 3, -4), lay.px(19), TEXT)

@@ -20,6 +20,11 @@ arrive under a details card. The short message (the toast) is not here at all: i
 own clock, is written from outside too (computer players, hints), and never changes what
 an input means; the screen keeps it.
 
+A move happens when the finger *lifts* on a lit territory, never when it lands: a finger
+resting on the board, or held down to see a territory's huts, moves nothing, and sliding off
+before lifting cancels. Only choosing huts happens on the way down, so that a drag can
+start from them; a long press puts the choice back as it was.
+
 Each input is one function ``(state, input…, game) -> Step``: the next state and the
 effects the screen carries out (:class:`Say`, :class:`Play`, :class:`TakeBack`,
 :class:`Leave`, :class:`Shown`, :class:`Repaint`, :class:`Unused`). The functions only read
@@ -29,23 +34,26 @@ has); they never play, save or draw.
 ==============================  ================  =========================================
 input                           in                goes to (effect)
 ==============================  ================  =========================================
-press (a tap's finger down)     Animating         Idle (Shown)
+press (finger down)             Animating         Idle (Shown)
                                 info open         info closed
                                 dialog open       unchanged
                                 computer to move  Idle (Say: it is thinking)
-                                ChoosingOrder     village added (or Say why not)
-                                off the map       Idle
-                                a target of src   ChoosingOrder, or Idle (Play)
                                 movable huts      Selected(t, held) (Repaint header+board)
-                                anything else     Idle, Selected if t is src (Say why not)
+                                anything else     the finger is remembered (``touch``)
 drag (finger moves)             Selected(held),   Dragging(src, pos) (Repaint board)
                                 Dragging
-release (finger up)             Selected(held)    Selected (Repaint nothing)
-                                Dragging          on src/off the map: Selected (Repaint
-                                                  board); on a target: as press on it;
+release (finger up)             Dragging          on src/off the map: Selected (Repaint
+                                                  board); on a target: move it there;
                                                   elsewhere: Selected (Say why not)
+                                on the territory  a target of src: ChoosingOrder, or Idle
+                                it went down on   (Play); the selected huts again: Idle;
+                                                  ChoosingOrder: village added (or Say
+                                                  why not); off the map: Idle; huts that
+                                                  cannot move: Say why not
+                                elsewhere         nothing (sliding off cancels)
 long_press                      Animating, dialog unchanged (Unused)
-                                on a territory    info = t; a drag ends (Selected)
+                                on a territory    info = t; nothing moves, the selection
+                                                  is as before the press
 timer(now)                      Animating, done   Idle (Shown)
 back (Escape)                   dialog            dialog closed
                                 ChoosingOrder     Idle
@@ -124,6 +132,15 @@ Mode = Idle | Selected | Dragging | ChoosingOrder | Animating
 
 
 @dataclass(frozen=True, slots=True)
+class Touch:
+    """A finger down on the board: on territory ``on`` (None: off the map), when the huts
+    on ``before`` were chosen (None: none). What it does is decided when it lifts."""
+
+    on: int | None
+    before: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Dialog:
     """A question over the board with its answers as buttons."""
 
@@ -139,6 +156,7 @@ class PlayState:
     mode: Mode = Idle()
     info: int | None = None  # the territory whose details card is open (long press)
     dialog: Dialog | None = None  # the open question
+    touch: Touch | None = None  # the finger down on the board, until it lifts
 
     @property
     def selected(self) -> int | None:
@@ -270,32 +288,28 @@ def _choose(s: PlayState, src: int, dst: int, game: Game) -> Step:
 def press(s: PlayState, t: int | None, game: Game) -> Step:
     """A finger (or the mouse) goes down on the board, on territory ``t`` (None: off the
     map). Decided in this order: skip an animation, close a details card, wait for a
-    question's answer, refuse while a computer moves, choose a village's place, then move,
-    choose or refuse huts."""
+    question's answer, refuse while a computer moves; then movable huts are chosen (a drag
+    may start from them) and anything else waits for the finger to lift."""
     mode = s.mode
     if isinstance(mode, Animating):
-        return _with_mode(s, Idle(), Shown())
+        return _with_mode(replace(s, touch=None), Idle(), Shown())
     if s.info is not None:
-        return Step(replace(s, info=None))
+        return Step(replace(s, info=None, touch=None))
     if s.dialog is not None:
         return Step(s)
     mover = game.seats[game.current_seat]
     if not mover.is_human:
-        return _with_mode(s, _unselected(s), Say(
+        return _with_mode(replace(s, touch=None), _unselected(s), Say(
             _("{name} is thinking: wait for its move").format(name=mover.name)))
-    if isinstance(mode, ChoosingOrder):
-        return _order_tap(s, mode, t)
-    if t is None:
-        return _with_mode(s, _unselected(s))
     src = s.selected
-    if src is not None and t in game.legal_targets(src):
-        return _choose(s, src, t, game)
-    reason = game.refusal(t)
-    if reason is None:
+    s = replace(s, touch=Touch(t, src))
+    if isinstance(mode, ChoosingOrder) or t is None:
+        return Step(s)
+    if src is not None and t != src and t in game.legal_targets(src):
+        return Step(s)  # the move happens if the finger lifts here
+    if game.refusal(t) is None:
         return _with_mode(s, Selected(t, held=True), Repaint(("header", "board")))
-    if src is not None and t != src:
-        reason = game.refusal(src, t) or reason
-    return _with_mode(s, mode if t == src else _unselected(s), Say(reason))
+    return Step(s)
 
 
 def _order_tap(s: PlayState, order: ChoosingOrder, t: int | None) -> Step:
@@ -319,30 +333,56 @@ def drag(s: PlayState, pos: Pos) -> Step:
 
 
 def release(s: PlayState, t: int | None, game: Game) -> Step:
-    """The finger comes up over territory ``t`` (None: off the map). The end of a tap
-    changes nothing; a drag drops its huts there."""
-    mode = s.mode
-    if isinstance(mode, Selected) and mode.held:
-        return _with_mode(s, Selected(mode.src), Repaint())
-    if not isinstance(mode, Dragging):
+    """The finger comes up over territory ``t`` (None: off the map): a tap counts only where
+    the finger went down (sliding off cancels); a drag drops its huts where it lifts."""
+    touch, mode = s.touch, s.mode
+    s = replace(s, touch=None)
+    if s.dialog is not None or isinstance(mode, Animating):
+        return Step(s)  # a question or a move came up under the finger: it does nothing
+    if isinstance(mode, Dragging):
+        src = mode.src
+        if t is None or t == src:
+            # Back where it started: a tap on the huts that were chosen lets them go.
+            if touch is not None and touch.before == src and touch.on == src:
+                return _with_mode(s, Idle(), Repaint(("header", "board")))
+            return _with_mode(s, Selected(src), Repaint(("board",)))  # the arrow goes away
+        if t in game.legal_targets(src):
+            return _choose(s, src, t, game)
+        return _with_mode(s, Selected(src), Say(game.refusal(src, t) or _("not there")))
+    if touch is None or t != touch.on:  # slid off before lifting: nothing happens
+        if isinstance(mode, Selected) and mode.held:
+            return _with_mode(s, Selected(mode.src), Repaint())
         return Step(s, (Repaint(),))
-    src = mode.src
-    if t is None or t == src:
-        return _with_mode(s, Selected(src), Repaint(("board",)))  # the arrow goes away
-    if t in game.legal_targets(src):
+    if isinstance(mode, ChoosingOrder):
+        return _order_tap(s, mode, t)
+    if t is None:
+        return _with_mode(s, _unselected(s), Repaint(("header", "board")))
+    src = touch.before
+    if isinstance(mode, Selected) and mode.held:
+        if src == t == mode.src:  # the chosen huts tapped again: let them go
+            return _with_mode(s, Idle(), Repaint(("header", "board")))
+        if mode.src == t:
+            return _with_mode(s, Selected(t), Repaint())
+        mode = Selected(mode.src)
+    if src is not None and t in game.legal_targets(src):
         return _choose(s, src, t, game)
-    return _with_mode(s, Selected(src), Say(game.refusal(src, t) or _("not there")))
+    reason = game.refusal(t) or _("not there")
+    if src is not None and t != src:
+        reason = game.refusal(src, t) or reason
+    return _with_mode(s, _unselected(s), Say(reason))
 
 
 def long_press(s: PlayState, t: int | None) -> Step:
     """A press held still on territory ``t``: its details card (not while a move is shown or
-    a question is open). A drag in progress ends; its huts stay chosen."""
+    a question is open). Nothing moves: a drag ends and the huts chosen before the press
+    stay chosen (huts the press itself chose are let go)."""
     if isinstance(s.mode, Animating) or s.dialog is not None or t is None:
         return Step(s, (Unused(),))
     mode = s.mode
     if isinstance(mode, Dragging | Selected):
-        mode = Selected(mode.src)
-    return Step(replace(s, mode=mode, info=t))
+        before = s.touch.before if s.touch is not None else mode.src
+        mode = Idle() if before is None else Selected(before)
+    return Step(replace(s, mode=mode, info=t, touch=None))
 
 
 # ------------------------------------------------------------------ time, keys, buttons
@@ -382,7 +422,7 @@ def answer(s: PlayState, name: str, game: Game) -> Step:
     if name == "undo_yes" and game.can_undo:
         # Nothing chosen on the board as it was stays chosen (a move being shown goes on).
         mode = s.mode if isinstance(s.mode, Animating) else Idle()
-        return _with_mode(s, mode, TakeBack())
+        return _with_mode(replace(s, touch=None), mode, TakeBack())
     if name in ANSWERS_LEAVING:
         return Step(s, (Leave(ANSWERS_LEAVING[name]),))
     return Step(s)
@@ -420,15 +460,15 @@ def move_huts(s: PlayState, src: int, dst: int, game: Game) -> Step:
         raise ValueError("a computer player is to move")
     if dst not in game.legal_targets(src):
         raise ValueError(f"{src} -> {dst} is not a legal move")
-    return _choose(replace(s, mode=_unselected(s)), src, dst, game)
+    return _choose(replace(s, mode=_unselected(s), touch=None), src, dst, game)
 
 
 def play_move(s: PlayState, move: Move) -> Step:
     """A whole move (its village order included) is played as it is: a computer player's,
     checked by the caller. Nothing stays chosen."""
-    return _with_mode(s, Idle(), Play(move.src, move.dst, move.order))
+    return _with_mode(replace(s, touch=None), Idle(), Play(move.src, move.dst, move.order))
 
 
 def moved(s: PlayState, anim: Animation) -> Step:
     """A move was played: show it."""
-    return _with_mode(s, Animating(anim))
+    return _with_mode(replace(s, touch=None), Animating(anim))
