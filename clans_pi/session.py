@@ -227,6 +227,26 @@ class Session:
             tuple(sorted(epoch.hostile)),
         )
 
+    def village_worth(self, src: int, dst: int, village: int, k: int) -> int:
+        """What ``village`` would be worth (each clan in it scores this, R12.3) if moving
+        ``src`` into ``dst`` founds it as the ``k``-th village (0-based) of the move: its
+        huts after the move and after strife (R12.2), plus the epoch's bonus on favourable
+        terrain, nothing on hostile terrain (R14) or without a chip (R18). From the public
+        view only."""
+        slot = self.slot_preview(k)
+        if slot.chip is None:
+            return 0
+        huts = self.public().huts
+        counts = list(huts[village])
+        if village == dst:
+            counts = [a + b for a, b in zip(huts[src], huts[dst], strict=True)]
+        if all(counts):  # strife: every clan with a single hut loses it
+            counts = [0 if n == 1 else n for n in counts]
+        terrain = self.board.terrain(village)
+        if terrain in slot.hostile:
+            return 0
+        return sum(counts) + (slot.bonus if terrain in slot.favourable else 0)
+
     def play(self, src: int, dst: int, order: Sequence[int] | None = None) -> list[Event]:
         """Play a move for the current player (checked); return the public events."""
         mover = self.seats[self.current_seat]

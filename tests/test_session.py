@@ -150,3 +150,39 @@ def test_a_computer_moving_first_gives_nothing_to_undo():
     m = s.public().legal_moves[0]
     s.play(m.src, m.dst)
     assert not s.can_undo
+
+
+def test_r12_r14_village_worth_is_what_the_engine_scores():
+    """The order choice shows each slot's worth before the move is played: for every move
+    that founds several villages in a range of games, and every order, the figure is what
+    the engine then scores (strife R12.2, favourable/neutral/hostile R14, no chip R18)."""
+    import itertools
+
+    from clans_pi.rules.events import VillageScored, VillageUnscored
+    from clans_pi.rules.record import replay
+
+    checked = 0
+    for seed in range(12):
+        session = random_session(4, seed=seed, moves=0)
+        rng = random.Random(seed)
+        while not session.is_over:
+            moves = session.public().legal_moves
+            for m in moves:
+                founds = session.founds(m.src, m.dst)
+                if len(founds) < 2:
+                    continue
+                for order in itertools.permutations(founds):
+                    shown = [session.village_worth(m.src, m.dst, t, k)
+                             for k, t in enumerate(order)]
+                    trial = Session(replay(session.to_record(), BOARD, CHART), session.seats)
+                    events = trial.play(m.src, m.dst, order)
+                    scored = {e.territory: e.value for e in events
+                              if isinstance(e, VillageScored)}
+                    scored.update({e.territory: 0 for e in events
+                                   if isinstance(e, VillageUnscored)})
+                    assert shown == [scored[t] for t in order], (seed, m, order)
+                    checked += 1
+            move = moves[rng.randrange(len(moves))]
+            session.play(move.src, move.dst, None if len(session.founds(move.src, move.dst))
+                         < 2 else session.founds(move.src, move.dst))
+    assert checked > 20

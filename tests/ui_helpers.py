@@ -25,7 +25,7 @@ from clans_pi.ui.screens.base import DOUBLE_TAP_MS
 
 BOARD = load_default_board()
 CHART = load_default_chart()
-SIZES = ((800, 480), (1024, 600), (1280, 800), (720, 1280), (1920, 1080))
+SIZES = ((800, 480), (1024, 600), (1024, 768), (1280, 800), (720, 1280), (1920, 1080))
 NAMES = ("Anna", "Ben", "Cleo", "Dev")
 AVATAR_KEYS = ("fox", "owl", "bear", "hare")
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..persistence import GameStore
     from ..watchdog import Notifier
     from .sound import Sounds
-from .canvas import Canvas
+from .canvas import Canvas, line_size, wrap
 from .clan_look import DEFAULT_LOOK, ClanLook
 from .display import Display
 from .navigation import Navigator
@@ -226,8 +226,8 @@ class App:
     def rematch(self) -> None:
         self.nav.rematch()
 
-    def rules(self, back: Callable[[], None]) -> None:
-        self.nav.rules(back)
+    def rules(self, back: Callable[[], None], *, from_game: bool = True) -> None:
+        self.nav.rules(back, from_game=from_game)
 
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no."""
@@ -255,13 +255,19 @@ class App:
         assert self.screen is not None and self.notice is not None
         s = self.screen.scale
         area = self.screen.notice_area()
-        w = min(area.width - 16, round(640 * s))
-        r = pygame.Rect(0, 0, w, min(max(48, round(56 * s)), area.height - 8))
+        w = min(area.width - 8, round(640 * s))
+        px = max(self.canvas.least_px, round(18 * s))
+        margin = round(12 * s)
+        # As tall as its words need at a readable size (a narrow panel wraps them), at most
+        # the area; never shorter than a finger.
+        need = len(wrap(self.notice[0], px, w - 2 * margin)) * line_size(px) + 12
+        r = pygame.Rect(0, 0, w, min(max(48, round(56 * s), need), area.height - 8))
         r.midbottom = (area.centerx, area.bottom - round(4 * s))
-        self.canvas.box(r, (20, 20, 24), radius=r.height // 3, border=(255, 196, 64))
+        self.canvas.box(r, (20, 20, 24), radius=min(r.height // 3, round(14 * s)),
+                        border=(255, 196, 64))
         self.canvas.region("notice", r)
-        self.canvas.paragraph(self.notice[0], r.inflate(-round(24 * s), -8),
-                              max(12, round(18 * s)), (236, 236, 232), align="center")
+        self.canvas.paragraph(self.notice[0], r.inflate(-2 * margin, -8), px,
+                              (236, 236, 232), align="center")
 
     def _poll_devices(self, now: int) -> None:
         assert self.screen is not None

@@ -17,9 +17,9 @@ import pygame
 from ..rules.board import Board
 from ..rules.constants import CLANS
 from ..rules.observation import Observation
-from .canvas import Canvas, numeral
+from .canvas import Canvas
 from .clan_look import DEFAULT_LOOK, ClanLook
-from .icons import chip_icon, draw_arrow, hut_icon
+from .icons import count_badge, draw_arrow, hut_icon
 from .theme import (
     ACCENT,
     BORDER,
@@ -34,6 +34,8 @@ from .theme import (
 )
 
 Point = tuple[float, float]
+BIG_GROUP = (226, 88, 80)  # the ring round a total of 7 or more huts (R9)
+ORDER_PLATE = (128, 72, 200)  # a new village's place in the order (no clan's colour)
 
 # Offsets of 1..5 hut icons around a territory's anchor, in icon sizes.
 _CLUSTER: tuple[tuple[Point, ...], ...] = (
@@ -71,22 +73,27 @@ def inside(point: Point, polygon: Sequence[Point]) -> bool:
 class BoardView:
     """The board drawn into ``rect`` (screen coordinates)."""
 
-    def __init__(self, board: Board, rect: pygame.Rect, look: ClanLook = DEFAULT_LOOK) -> None:
+    def __init__(self, board: Board, rect: pygame.Rect, look: ClanLook = DEFAULT_LOOK, *,
+                 turned: bool = False) -> None:
         self.board = board
         self.look = look  # how the clans' huts look (fifth clan black or white, marks)
         self.rect = pygame.Rect(rect)
-        x0, y0, w, h = self.rect
+        # ``turned``: the board drawn a quarter turn clockwise (its top edge on the right),
+        # so that an upright window gives it its height; ``rect`` then has the aspect
+        # 1 / board.aspect. Huts, marks and text stay upright.
+        self.turned = turned
+        x0, y0 = self.rect.topleft
         self.polygons: tuple[tuple[Point, ...], ...] = tuple(
-            tuple((x0 + px * w, y0 + py * h) for px, py in t.polygon) for t in board.territories
+            tuple(self._at(px, py, x0, y0) for px, py in t.polygon) for t in board.territories
         )
         self.anchors: tuple[Point, ...] = tuple(
-            (x0 + t.anchor[0] * w, y0 + t.anchor[1] * h)
+            self._at(*t.anchor, x0, y0)
             if t.anchor is not None
             else _centroid(poly)
             for t, poly in zip(board.territories, self.polygons, strict=True)
         )
         areas = [polygon_area(p) for p in self.polygons if p]
-        typical = math.sqrt(sorted(areas)[len(areas) // 2]) if areas else w / 10
+        typical = math.sqrt(sorted(areas)[len(areas) // 2]) if areas else self.rect.width / 10
         self.hut = max(12, round(typical * 0.44))
         self._background: pygame.Surface | None = None
         self._hitmap: pygame.Surface | None = None
@@ -98,6 +105,14 @@ class BoardView:
         if self._background is None:
             self._background = self._draw_background()
         return self._background
+
+    def _at(self, px: float, py: float, x0: float = 0, y0: float = 0) -> Point:
+        """The point of the board at ``(px, py)`` (fractions of its width and height, as
+        the board file gives them) on the screen, ``(x0, y0)`` being the drawing's corner."""
+        w, h = self.rect.size
+        if self.turned:
+            return (x0 + (1 - py) * w, y0 + px * h)
+        return (x0 + px * w, y0 + py * h)
 
     def _local(self, poly: Sequence[Point]) -> list[Point]:
         return [(x - self.rect.x, y - self.rect.y) for x, y in poly]
@@ -115,13 +130,12 @@ class BoardView:
         for poly in self.polygons:
             if poly:
                 pygame.draw.polygon(surf, BORDER, self._local(poly), line)
-        w, h = self.rect.size
         for lake in self.board.lakes:
-            pts = [(x * w, y * h) for x, y in lake]
+            pts = [self._at(x, y) for x, y in lake]
             pygame.draw.polygon(surf, WATER, pts)
             pygame.draw.polygon(surf, WATER_EDGE, pts, line + 1)
         for river in self.board.rivers:
-            pts = [(x * w, y * h) for x, y in river]
+            pts = [self._at(x, y) for x, y in river]
             pygame.draw.lines(surf, WATER_EDGE, False, pts, line * 3 + 2)
             pygame.draw.lines(surf, WATER, False, pts, line * 3)
         if pygame.display.get_surface() is not None:
@@ -209,16 +223,45 @@ class BoardView:
             self._arrow(surf, last.src, last.dst)
         for t, huts in enumerate(obs.huts):
             if any(huts):
-                self._draw_huts(surf, t, huts)
+                self._draw_huts(canvas, t, huts, village=t in village_at)
         for t, v in village_at.items():
             self._village_label(canvas, t, v.chip, v.value, v.removed)
         for k, t in enumerate(marked, start=1):
             self._order_badge(surf, t, k)
 
-    def _draw_huts(self, surf: pygame.Surface, territory: int, huts: Sequence[int]) -> None:
+    @property
+    def digits(self) -> int:
+        """How high (px) the board's numbers are drawn: 12 at 800x480 (read from across
+        the table), growing with the board; never under 7 (the 3.5" display)."""
+        return max(7, round(self.hut * 0.55))
+
+    def _draw_huts(self, canvas: Canvas, territory: int, huts: Sequence[int], *,
+                   village: bool) -> None:
+        """The huts of each clan in ``territory``, each clan's count (when above one) on a
+        dark plate at its hut's foot, and the territory's total (when two or more, not on
+        a village, whose value is shown instead) on a light plate above them, ringed when
+        it is 7 or more (R9: such a group can only move onto as many huts or more)."""
+        surf = canvas.surface
         present = [(CLANS[c], n) for c, n in enumerate(huts) if n]
-        for (clan, n), r in zip(present, self.cluster(territory, len(present)), strict=True):
-            surf.blit(hut_icon(clan, self.hut, n, self.look), r)
+        rects = self.cluster(territory, len(present))
+        for (clan, _n), r in zip(present, rects, strict=True):
+            surf.blit(hut_icon(clan, self.hut, 0, self.look), r)
+        if len(present) > 1:
+            for (_clan, n), r in zip(present, rects, strict=True):
+                if n > 1:
+                    badge = count_badge(n, self.digits, (20, 20, 24), (255, 255, 255))
+                    at = badge.get_rect(center=(r.right - 2, r.bottom - 2))
+                    surf.blit(badge, at)
+                    canvas.note("count", str(n), at, fits=True, height=self.digits)
+        total = sum(huts)
+        if total >= 2 and not village:
+            ring = BIG_GROUP if total >= 7 else None
+            badge = count_badge(total, self.digits, (244, 242, 236), (20, 20, 24), ring)
+            top = min(r.top for r in rects)
+            left = min(r.left for r in rects)
+            at = badge.get_rect(center=(left - 1, top + 1))
+            surf.blit(badge, at)
+            canvas.note("total", str(total), at, fits=True, height=self.digits)
 
     def _arrow(self, surf: pygame.Surface, src: int, dst: int) -> None:
         (x1, y1), (x2, y2) = self.anchors[src], self.anchors[dst]
@@ -230,25 +273,27 @@ class BoardView:
     def _village_label(self, canvas: Canvas, t: int, chip: int, value: int,
                        removed: bool) -> None:
         """Chip number on a disc and the village's value beside it."""
-        s = max(12, round(self.hut * 0.8))
+        value_plate = count_badge(0 if removed else value, self.digits,
+                                  (150, 40, 40) if removed else (20, 20, 24), (255, 255, 255))
+        chip_plate = count_badge(chip, self.digits, ACCENT, (20, 20, 24), (20, 20, 24))
         ax, ay = self.anchors[t]
-        chip_r = pygame.Rect(0, 0, s, s)
-        chip_r.center = (round(ax - s * 0.55), round(ay - self.hut * 1.05 - s * 0.15))
-        canvas.surface.blit(chip_icon(chip, s, ACCENT, (20, 20, 24)), chip_r)
-        label = "0" if removed else str(value)
-        text = numeral(label, round(s * 0.9), (255, 255, 255), width=s * 2)
-        pill = text.get_rect().inflate(s // 3, 2)
-        pill.midleft = (chip_r.right + 1, chip_r.centery)
-        pygame.draw.rect(canvas.surface, (150, 40, 40) if removed else (20, 20, 24), pill,
-                         border_radius=pill.height // 2)
-        canvas.surface.blit(text, text.get_rect(center=pill.center))
+        chip_r = chip_plate.get_rect()
+        chip_r.center = (round(ax - chip_r.width * 0.55),
+                         round(ay - self.hut * 0.75 - chip_r.height * 0.5))
+        canvas.surface.blit(chip_plate, chip_r)
+        canvas.note("count", str(chip), chip_r, fits=True, height=self.digits)
+        pill = value_plate.get_rect(midleft=(chip_r.right + 1, chip_r.centery))
+        canvas.surface.blit(value_plate, pill)
+        canvas.note("count", "0" if removed else str(value), pill, fits=True,
+                    height=self.digits)
 
     def _order_badge(self, surf: pygame.Surface, t: int, k: int) -> None:
-        s = max(16, round(self.hut * 1.1))
+        """The village's place in the order being chosen (R11): a purple plate, unlike
+        the totals (light), the chips (amber) and every clan's colour."""
+        badge = count_badge(k, self.digits + 2, ORDER_PLATE, (255, 255, 255), (20, 20, 24))
         ax, ay = self.anchors[t]
-        r = pygame.Rect(0, 0, s, s)
-        r.center = (round(ax + self.hut * 0.9), round(ay - self.hut * 0.9))
-        surf.blit(chip_icon(k, s, SELECT, (20, 20, 24)), r)
+        surf.blit(badge, badge.get_rect(center=(round(ax + self.hut * 0.9),
+                                                round(ay - self.hut * 0.9))))
 
     def highlight(self, surf: pygame.Surface, t: int, color: Color, width: int) -> None:
         pygame.draw.polygon(surf, color, self.polygons[t], width)

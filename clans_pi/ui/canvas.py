@@ -27,6 +27,12 @@ import pygame.freetype
 from .theme import Color
 
 MIN_FONT = 9
+#: No text is drawn smaller than this (the px of pygame's bundled font, which opens a size
+#: n at n * 0.6875 pixels): 18 gives 12 px text, the least a player reads from across a
+#: table on the 7" 800x480 display. A window under 480 px on its short side (the 3.5"
+#: 480x320 display) cannot hold that much text at 12 px: there the least is 12 (8 px).
+LEAST_PX = 18
+LEAST_PX_SMALL = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +45,7 @@ class Drawn:
     box: pygame.Rect
     fits: bool = True
     missing: str = ""  # characters the font has no glyph for (drawn as boxes)
+    height: int = 0  # text: the line's height as drawn; a number on the board: its digits
 
 
 _face: str | None = None  # the font file in use; None: pygame's bundled font
@@ -216,9 +223,26 @@ def _size(path: str, px: int) -> int:
     return max(1, round(max(MIN_FONT, px) * _scale(path)))
 
 
+#: Text in the bundled font under this size is drawn SUPERSAMPLE times larger and scaled
+#: down. SDL_ttf hints glyphs at small sizes and rounds each advance to whole pixels, which
+#: spaced letters unevenly ("twel fth", "point s"); pygame-ce offers no switch for SDL_ttf's
+#: hinting, and at four times the size the rounding is a quarter pixel.
+SMOOTH_BELOW = 40
+SUPERSAMPLE = 4
+
+
+def _smooth(text: str, px: int, color: Color) -> pygame.Surface:
+    """``text`` in the bundled font at ``px``, its letters where the font puts them."""
+    big = _font(None, px * SUPERSAMPLE).render(text, True, color)  # 32-bit, alpha
+    size = (max(1, -(-big.get_width() // SUPERSAMPLE)), _font(None, px).get_height())
+    return pygame.transform.smoothscale(big, size)
+
+
 @functools.lru_cache(maxsize=2048)
 def _rendered(path: str | None, text: str, px: int, color: Color) -> pygame.Surface:
     if path is None:
+        if max(MIN_FONT, px) < SMOOTH_BELOW and text:
+            return _smooth(text, max(MIN_FONT, px), color)
         return _font(None, px).render(text, True, color)
     surf, baseline = _compose(path, text, _size(path, px), color)
     top, height = _band(path, px)
@@ -248,8 +272,18 @@ def numeral(text: str, px: int, color: Color, *, width: int | None = None,
         return rendered(text, px, color)
 
 
+def text_height(px: int) -> int:
+    """How tall a line of text drawn at ``px`` is in the face in use (what a reader sees:
+    pygame's bundled font opened at ``px`` is ``px * 0.6875`` pixels)."""
+    if _face is None:
+        return font(px).get_height()
+    return _band(_face, px)[1]
+
+
 def text_width(text: str, px: int) -> int:
     """How wide :func:`rendered` draws ``text`` at ``px`` (what wrapping measures)."""
+    if _face is None and max(MIN_FONT, px) < SMOOTH_BELOW and text:
+        return -(-_font(None, max(MIN_FONT, px) * SUPERSAMPLE).size(text)[0] // SUPERSAMPLE)
     if _face is None or not _lacking(_face, text):
         return font(px).size(text)[0]
     size = _size(_face, px)
@@ -325,8 +359,8 @@ def wrap(text: str, px: int, width: int) -> list[str]:
         line = ""
         # One face draws the whole paragraph (asked once, not for every trial line), or its
         # runs are measured as they are drawn.
-        one_face = _face is None or not _lacking(_face, para)
-        plain = font(px)
+        one_face = _face is not None and not _lacking(_face, para)
+        plain = font(px)  # (the bundled font is measured as drawn, smoothed: text_width)
         for piece, spaced in _tokens(para):
             trial = piece if not line else f"{line}{' ' if spaced else ''}{piece}"
             wide = plain.size(trial)[0] if one_face else text_width(trial, px)
@@ -347,14 +381,16 @@ class Canvas:
         self.rect = surface.get_rect()
         self.record = record
         self.records: list[Drawn] = []
+        #: The smallest text size drawn on this canvas (see :data:`LEAST_PX`).
+        self.least_px = LEAST_PX if min(self.rect.size) >= 480 else LEAST_PX_SMALL
 
     # ------------------------------------------------------------ records
 
     def note(self, kind: str, name: str, rect: pygame.Rect, box: pygame.Rect | None = None,
-             fits: bool = True) -> None:
+             fits: bool = True, height: int = 0) -> None:
         if self.record:
             self.records.append(Drawn(kind, name, pygame.Rect(rect), pygame.Rect(box or rect),
-                                      fits))
+                                      fits, height=height))
 
     def region(self, name: str, rect: pygame.Rect) -> None:
         """Record a named screen region (board, panel, ...) for layout tests."""
@@ -393,10 +429,13 @@ class Canvas:
         if box.width <= 0 or box.height <= 0:
             self.note("text", text, pygame.Rect(box.topleft, (0, 0)), box, False)
             return pygame.Rect(box.topleft, (0, 0))
+        least = self.least_px
+        min_px = least if min_px is None else max(min_px, least)
+        px = max(px, least)
         if _face is None:
-            px = min(px, max(MIN_FONT, box.height))
+            px = min(px, max(least, box.height))
         else:  # a face opened to the bundled font's line height: check that height itself
-            while px > MIN_FONT and _band(_face, px)[1] > box.height + 2:
+            while px > least and _band(_face, px)[1] > box.height + 2:
                 px -= 1
         size = fit_size(text, px, box.width, min_px)
         surf = rendered(text, size, color)
@@ -419,17 +458,17 @@ class Canvas:
         self.surface.blit(surf, r)
         if self.record:
             self.records.append(Drawn("text", text, r, pygame.Rect(box), fits,
-                                      undrawable(text, _face)))
+                                      undrawable(text, _face), text_height(size)))
         return r
 
     def paragraph(self, text: str, box: pygame.Rect, px: int, color: Color, *,
                   align: str = "left", line_gap: float = 1.15) -> int:
         """Draw wrapped ``text`` in ``box``, shrinking until it fits; returns the size used."""
-        size = px
+        size = max(px, self.least_px)
         while True:
             lines = wrap(text, size, box.width)
             step = round(line_size(size) * line_gap / 1.15)
-            if step * len(lines) <= box.height or size <= MIN_FONT:
+            if step * len(lines) <= box.height or size <= self.least_px:
                 break
             size -= 1
         used = pygame.Rect(box.left, box.top, box.width, step * len(lines))

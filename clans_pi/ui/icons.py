@@ -61,6 +61,36 @@ def hut_icon(clan: str, size: int, count: int = 0,
 
 
 @functools.lru_cache(maxsize=64)
+def digits_px(ink_height: int) -> int:
+    """The size at which the bundled font's digits are at least ``ink_height`` pixels
+    high as drawn (its hinting makes the height grow in steps, so it is measured)."""
+    px = max(8, ink_height)
+    while numeral("8", px, (255, 255, 255)).get_bounding_rect().height < ink_height:
+        px += 1
+    return px
+
+
+@functools.lru_cache(maxsize=512)
+def count_badge(number: int, ink_height: int, fill: Color, ink: Color,
+                ring: Color | None = None) -> pygame.Surface:
+    """``number`` in digits ``ink_height`` pixels high on a solid rounded plate of
+    ``fill`` (a hut count on the board, readable over any clan's stripes or dots), with a
+    ``ring`` round it when given."""
+    text = numeral(str(number), digits_px(ink_height), ink)
+    ink_box = text.get_bounding_rect()
+    pad = max(2, ink_height // 4)
+    w = max(ink_box.width + 2 * pad, ink_box.height + 2 * pad)
+    h = ink_box.height + 2 * pad
+    surf = pygame.Surface((w, h), pygame.SRCALPHA)
+    plate = surf.get_rect()
+    pygame.draw.rect(surf, fill, plate, border_radius=h // 2)
+    if ring is not None:
+        pygame.draw.rect(surf, ring, plate, max(2, h // 8), border_radius=h // 2)
+    surf.blit(text, (w // 2 - ink_box.centerx, h // 2 - ink_box.centery))
+    return surf
+
+
+@functools.lru_cache(maxsize=64)
 def chip_icon(number: int, size: int, color: Color, ink: Color) -> pygame.Surface:
     """A round village chip with its number."""
     surf = pygame.Surface((size, size), pygame.SRCALPHA)

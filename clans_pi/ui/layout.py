@@ -1,9 +1,11 @@
 """Where things go on the play screen, for any window size and orientation.
 
 Sizes scale with the short side of the window (``scale`` = 1 at 480 px, the original 7"
-display), so a touch target is never under 48 px there. Landscape windows put the board and,
-under it, the epoch chart and score track on the left, and the players' panel on the right;
-portrait windows stack board, chart strip and panel.
+display), so a touch target is never under 48 px there. The board gets most of the window:
+it is at the top left, with the players' row (``strip``) under it and a narrow column
+(``panel``: whose turn, the score track, the epoch chart, the buttons) on the right, so that
+at 800x480 the board covers about two thirds of the screen. Upright windows turn the board a
+quarter turn to give it their height.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ class Layout:
     scale: float
     board: pygame.Rect  # the board drawing, exactly the board's aspect ratio
     board_area: pygame.Rect  # the board's cell (board centred in it)
-    strip: pygame.Rect  # epoch chart and score track
-    panel: pygame.Rect  # whose turn, players with their peek, buttons
-    portrait: bool
+    strip: pygame.Rect  # the players' row, under the board
+    panel: pygame.Rect  # whose turn, score track, epoch chart, buttons
+    portrait: bool  # an upright window: the board is drawn turned (BoardView ``turned``)
 
     @property
     def unit(self) -> int:
@@ -37,7 +39,8 @@ class Layout:
         return max(4, round(6 * self.scale))
 
     def px(self, size: float) -> int:
-        """A font or line size designed at scale 1, scaled."""
+        """A font or line size designed at scale 1, scaled (text is never drawn under
+        12 px all the same: :attr:`Canvas.least_px <clans_pi.ui.canvas.Canvas>`)."""
         return max(9, round(size * self.scale))
 
 
@@ -46,27 +49,24 @@ def scale_for(size: tuple[int, int]) -> float:
 
 
 def play_layout(size: tuple[int, int], aspect: float) -> Layout:
-    """The play screen's layout for a ``size`` window and a board of ``aspect`` (w/h)."""
+    """The play screen's layout for a ``size`` window and a board of ``aspect`` (w/h).
+
+    Always the board at the top left, the players' row under it and a narrow column on the
+    right. An upright window (``portrait``) turns the board a quarter turn so that it gets
+    the window's height; the players' cards then stack in the room under it."""
     w, h = size
     s = scale_for(size)
     pad = max(4, round(6 * s))
-    strip_min = round(118 * s)
-    if h * 12 < w * 17:  # not tall enough to stack board, strip and panel
-        panel_w = round(250 * s)
-        col = pygame.Rect(0, 0, w - panel_w, h)
-        panel = pygame.Rect(col.right, 0, panel_w, h)
-        board_h = min((col.width - 2 * pad) / aspect, h - strip_min - 2 * pad)
-        board_w = board_h * aspect
-        area = pygame.Rect(col.left, col.top, col.width, round(board_h) + 2 * pad)
-        strip = pygame.Rect(col.left, area.bottom, col.width, h - area.bottom)
-        portrait = False
-    else:
-        board_w = w - 2 * pad
-        board_h = board_w / aspect
-        area = pygame.Rect(0, 0, w, round(board_h) + 2 * pad)
-        strip = pygame.Rect(0, area.bottom, w, max(strip_min, round(150 * s)))
-        panel = pygame.Rect(0, strip.bottom, w, h - strip.bottom)
-        portrait = True
+    portrait = h * 12 >= w * 17  # tall enough that a turned board gains on a flat one
+    panel_w = round((130 if portrait else 150) * s)
+    strip_min = round(64 * s)
+    col_w = w - panel_w
+    shape = 1 / aspect if portrait else aspect  # the drawing's width / height
+    board_w = min(col_w - 2 * pad, (h - strip_min - 2 * pad) * shape)
+    board_h = board_w / shape
+    area = pygame.Rect(0, 0, col_w, round(board_h) + 2 * pad)
+    strip = pygame.Rect(0, area.bottom, col_w, h - area.bottom)
+    panel = pygame.Rect(col_w, 0, panel_w, h)
     board = pygame.Rect(0, 0, int(board_w), int(board_h))
     board.center = area.center
     return Layout((w, h), s, board, area, strip, panel, portrait)

@@ -135,8 +135,8 @@ class Navigator:
         app.guide.offer(Tip("end", "reveal", obs.ply, reason=obs.end or ""))
         app.show(RevealScreen(app, session))
 
-    def rules(self, back: Callable[[], None]) -> None:
-        self.app.show(RulesScreen(self.app, back))
+    def rules(self, back: Callable[[], None], *, from_game: bool = True) -> None:
+        self.app.show(RulesScreen(self.app, back, from_game=from_game))
 
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no.

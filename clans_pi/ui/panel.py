@@ -88,6 +88,68 @@ def draw_epoch_chart(canvas: Canvas, rect: pygame.Rect, chart: EpochChart, obs: 
         _terrains(canvas, cells[4], epoch.hostile, _("none"), px)
 
 
+def epoch_rows(rect: pygame.Rect, chart: EpochChart) -> list[pygame.Rect]:
+    """Each epoch's row of the table drawn by :func:`draw_epoch_table`, epoch I first."""
+    inner = rect.inflate(-6, -6)
+    head = max(14, inner.height // (len(chart.epochs) + 1) * 4 // 5)
+    body = pygame.Rect(inner.left, inner.top + head, inner.width, inner.height - head)
+    return split_v(body, *([1] * len(chart.epochs)), gap=1)
+
+
+def draw_epoch_table(canvas: Canvas, rect: pygame.Rect, chart: EpochChart, chips_taken: int,
+                     current: int, px: int) -> None:
+    """The epoch chart as a narrow table, one row per epoch: its number, its chips (filled
+    while still on the chart, ``chips_taken`` gone), its bonus, its favourable terrain
+    (under a tick) and its hostile terrain (under a cross); epoch ``current`` framed (0:
+    none, the game is over). Public (R15, R22)."""
+    canvas.region("chart", rect)
+    canvas.box(rect, CARD, radius=6)
+    rows = epoch_rows(rect, chart)
+    inner = rect.inflate(-6, -6)
+    weights = (1.1, 1.5, 1.1, 1, 1)
+    head = pygame.Rect(inner.left, inner.top, inner.width, rows[0].top - inner.top)
+    cols = split_h(head, *weights, gap=2)
+    side = max(8, min(head.height - 2, cols[3].width - 4))
+    for col, good in ((cols[3], True), (cols[4], False)):
+        mark = pygame.Rect(0, 0, side, side)
+        mark.center = col.center
+        draw_good_bad(canvas.surface, mark, good)
+    first_chip = 1
+    most = max(e.chips for e in chart.epochs)
+    for epoch, row in zip(chart.epochs, rows, strict=True):
+        taken = max(0, min(epoch.chips, chips_taken - (first_chip - 1)))
+        first_chip += epoch.chips
+        if epoch.number == current:
+            canvas.box(row.inflate(4, 2), PANEL_HI, radius=4, border=ACCENT)
+        ink = TEXT if taken < epoch.chips else TEXT_DIM
+        cells = split_h(row, *weights, gap=2)
+        canvas.text(roman(epoch.number), cells[0], px, ink)
+        _chip_dots(canvas, cells[1], epoch.chips, taken, most)
+        canvas.text(f"+{epoch.bonus}", cells[2], px, ink)
+        # TRANSLATORS: "all" terrains favourable / "none" hostile, in the epoch chart.
+        _terrains(canvas, cells[3], epoch.favourable, _("all"), px)
+        _terrains(canvas, cells[4], epoch.hostile, _("none"), px)
+
+
+GOOD = (96, 196, 112)  # the favourable column's tick
+BAD_MARK = (226, 88, 80)  # the hostile column's cross
+
+
+def draw_good_bad(surface: pygame.Surface, r: pygame.Rect, good: bool) -> None:
+    """A tick (favourable terrain) or a cross (hostile terrain), in ``r``."""
+    w = max(2, r.width // 5)
+    if good:
+        pts = [(r.left + r.width * 0.12, r.top + r.height * 0.55),
+               (r.left + r.width * 0.4, r.top + r.height * 0.82),
+               (r.left + r.width * 0.88, r.top + r.height * 0.2)]
+        pygame.draw.lines(surface, GOOD, False, pts, w)
+    else:
+        a, b = r.inflate(-r.width // 4, -r.height // 4).topleft, r.inflate(
+            -r.width // 4, -r.height // 4).bottomright
+        pygame.draw.line(surface, BAD_MARK, a, b, w)
+        pygame.draw.line(surface, BAD_MARK, (a[0], b[1]), (b[0], a[1]), w)
+
+
 def _chip_dots(canvas: Canvas, cell: pygame.Rect, chips: int, taken: int, most: int) -> None:
     """One dot per chip of the epoch, filled while it is still on the chart; the same dot
     size in every column (sized for the epoch with the most chips)."""
@@ -104,8 +166,18 @@ def _chip_dots(canvas: Canvas, cell: pygame.Rect, chips: int, taken: int, most: 
 
 def _terrains(canvas: Canvas, cell: pygame.Rect, terrains: frozenset[str], every: str,
               px: int) -> None:
-    if not terrains or len(terrains) == len(TERRAINS):
-        canvas.text(every if terrains else _("none"), cell, px, TEXT_DIM)
+    if not terrains:
+        canvas.text("–", cell, px, TEXT_DIM, min_px=px)  # noqa: RUF001 (a dash: none)
+        return
+    if len(terrains) == len(TERRAINS) and cell.width < 3 * px:  # a narrow table's "all":
+        half = max(4, min(cell.width, cell.height) // 2 - 1)  # every terrain, 2 by 2
+        x0, y0 = cell.centerx - half - 1, cell.centery - half - 1
+        for k, t in enumerate(TERRAINS[:4]):
+            terrain_tile(canvas, t, pygame.Rect(x0 + (k % 2) * (half + 2),
+                                                y0 + (k // 2) * (half + 2), half, half))
+        return
+    if len(terrains) == len(TERRAINS):
+        canvas.text(every, cell, px, TEXT_DIM, min_px=px)
         return
     side = max(8, min(cell.height - 2, cell.width // len(terrains) - 2))
     ts = [t for t in TERRAINS if t in terrains]
@@ -144,11 +216,28 @@ def draw_score_track(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: in
                           mark_period(icon))
 
 
-def draw_chips(canvas: Canvas, rect: pygame.Rect, chips: int, px: int) -> None:
-    """A chip symbol and how many chips a player holds (public, R22)."""
-    side = min(rect.height, round(px * 1.2))
+def draw_chips(canvas: Canvas, rect: pygame.Rect, chips: int, px: int, *,
+               count_only: bool = False) -> None:
+    """A chip symbol and how many chips a player holds (public, R22); ``count_only``:
+    the chip with its number alone, where there is no room for the word."""
+    side = max(4, min(rect.height, rect.width, round(px * 1.2)))
     r = pygame.Rect(rect.left, rect.centery - side // 2, side, side)
     canvas.surface.blit(chip_icon(chips, side, ACCENT, (20, 20, 24)), r)
+    if count_only:
+        return
     rest = pygame.Rect(r.right + 4, rect.top, rect.right - r.right - 4, rect.height)
     # TRANSLATORS: after the number of chips a player holds, drawn as a chip with the number.
     canvas.text(ngettext("chip", "chips", chips), rest, px, TEXT_DIM, align="left")
+
+
+def draw_score_row(canvas: Canvas, rect: pygame.Rect, obs: Observation, px: int,
+                   look: ClanLook = DEFAULT_LOOK) -> None:
+    """The five clans' points side by side, each a hut and its number (public, R22), in
+    clan order."""
+    canvas.region("scores", rect)
+    for clan, cell in zip(CLANS, split_h(rect, *([1] * len(CLANS)), gap=2), strict=True):
+        side = min(cell.height, round(px * 1.3), cell.width // 2)
+        icon = pygame.Rect(cell.left, cell.centery - side // 2, side, side)
+        canvas.surface.blit(hut_icon(clan, side, look=look), icon)
+        num = pygame.Rect(icon.right + 4, cell.top, cell.right - icon.right - 4, cell.height)
+        canvas.text(str(obs.clan_points[clan]), num, px, TEXT, align="left")

@@ -1,4 +1,5 @@
-"""The finished board, to look back at after the reveal (long-press a territory for its huts)."""
+"""The finished board, to look back at after the reveal: the villages, each with what it
+scored, beside it, and the clans' points under it."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ...i18n import _, ngettext
+from ...rules.constants import CLANS
+from ...rules.observation import Observation
+from ...rules.village import HOSTILE
 from ...session import Session
 from ..board_view import BoardView
 from ..canvas import Canvas
-from ..layout import play_layout
-from ..panel import draw_epoch_chart, draw_score_track
-from ..theme import BG, PANEL, TEXT
+from ..icons import chip_icon, hut_icon
+from ..layout import play_layout, split_h
+from ..panel import draw_good_bad, draw_score_row, terrain_tile
+from ..theme import ACCENT, BG, CARD, PANEL, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
 
@@ -33,13 +38,16 @@ class FinalBoardScreen(Screen):
     def layout(self) -> None:
         self.lay = play_layout(self.size, self.session.board.aspect)
         if self.bv is None or self.bv.rect != self.lay.board:
-            self.bv = BoardView(self.session.board, self.lay.board, self.app.look)
+            self.bv = BoardView(self.session.board, self.lay.board, self.app.look,
+                                turned=self.lay.portrait)
         pad, u = self.lay.pad, self.lay.unit
         panel = self.lay.panel.inflate(-2 * pad, -2 * pad)
         self.buttons = [Button("back", pygame.Rect(panel.left, panel.bottom - u, panel.width, u),
                                _("Back to the scores"), self._back, style="primary",
-                               px=self.px(20))]
-        self.caption = pygame.Rect(panel.left, panel.top, panel.width, u)
+                               px=self.lay.px(18))]
+        self.caption = pygame.Rect(panel.left, panel.top, panel.width, round(u * 0.7))
+        self.villages = pygame.Rect(panel.left, self.caption.bottom + pad, panel.width,
+                                    panel.bottom - u - 2 * pad - self.caption.bottom)
 
     def back(self) -> None:
         self._back()
@@ -53,15 +61,48 @@ class FinalBoardScreen(Screen):
         canvas.region("panel", lay.panel)
         self.bv.draw(canvas, obs)
         strip = lay.strip.inflate(-2 * lay.pad, -2 * lay.pad)
-        chart = pygame.Rect(strip.left, strip.top, round(strip.width * 0.58), strip.height)
-        scores = pygame.Rect(chart.right + lay.pad, strip.top,
-                             strip.right - chart.right - lay.pad, strip.height)
-        draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
-        draw_score_track(canvas, scores, obs, lay.px(16), self.app.look)
-        villages = ngettext("{n} village", "{n} villages", len(obs.villages)).format(
-            n=len(obs.villages))
+        canvas.region("players", lay.strip)
         moves = ngettext("{n} move", "{n} moves", obs.ply).format(n=obs.ply)
-        # TRANSLATORS: e.g. "12 villages, 41 moves" under the final board.
-        canvas.text(_("{villages}, {moves}").format(villages=villages, moves=moves),
-                    self.caption, lay.px(20), TEXT)
+        left, right = split_h(strip, 1, 3, gap=lay.pad)
+        canvas.text(moves, left, lay.px(20), TEXT_DIM, align="left")
+        draw_score_row(canvas, right, obs, lay.px(22), self.app.look)
+        canvas.text(ngettext("{n} village", "{n} villages", len(obs.villages)).format(
+            n=len(obs.villages)), self.caption, lay.px(22), TEXT, align="left")
+        self._draw_villages(canvas, obs)
         self.draw_buttons(canvas)
+
+    def _draw_villages(self, canvas: Canvas, obs: Observation) -> None:
+        """Every village in founding order: its chip, its terrain, what it was worth to each
+        clan in it (R14) and those clans; a hostile one crossed out (huts lost)."""
+        lay = self.lay
+        area = self.villages
+        canvas.region("villages", area)
+        villages = sorted(obs.villages, key=lambda v: v.chip)
+        if not villages:
+            return
+        h = min(round(lay.unit * 0.8), (area.height - (len(villages) - 1) * 2) // len(villages))
+        board = self.session.board
+        for k, v in enumerate(villages):
+            row = pygame.Rect(area.left, area.top + k * (h + 2), area.width, h)
+            canvas.box(row, CARD, radius=4)
+            inner = row.inflate(-4, -2)
+            side = inner.height
+            chip = pygame.Rect(inner.left, inner.top, side, side)
+            canvas.surface.blit(chip_icon(v.chip, side, ACCENT, (20, 20, 24)), chip)
+            tile = pygame.Rect(chip.right + 3, inner.top + 2, side - 4, side - 4)
+            terrain_tile(canvas, board.terrain(v.territory), tile)
+            value = pygame.Rect(tile.right + 3, inner.top, round(lay.px(20) * 1.4),
+                                inner.height)
+            if v.effect == HOSTILE:
+                draw_good_bad(canvas.surface, value.inflate(-value.width // 3,
+                                                            -value.height // 4), False)
+                continue
+            canvas.text(f"+{v.value}", value, lay.px(20), TEXT, align="left",
+                        min_px=canvas.least_px)
+            huts = [c for c, n in zip(CLANS, v.huts, strict=True) if n]
+            room = inner.right - value.right - 2
+            step = min(side, room // len(CLANS))  # the same size in every row
+            for j, clan in enumerate(huts):
+                icon = pygame.Rect(value.right + 2 + j * step, inner.centery - step // 2,
+                                   step, step)
+                canvas.surface.blit(hut_icon(clan, icon.width, look=self.app.look), icon)

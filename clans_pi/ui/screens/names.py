@@ -12,7 +12,7 @@ import pygame
 from ...i18n import _
 from ...session import Seat
 from ..avatars import AVATARS, avatar_surface
-from ..canvas import Canvas
+from ..canvas import Canvas, line_size, text_width
 from ..layout import split_h
 from ..panel import draw_avatar
 from ..seat_kinds import computer_name
@@ -163,11 +163,16 @@ class NameScreen(Screen):
             surf = surf.copy()
             surf.fill((255, 255, 255, 70), special_flags=pygame.BLEND_RGBA_MULT)
         canvas.surface.blit(surf, pic)
-        label = pygame.Rect(b.rect.left + 2, b.rect.bottom - label_h - 2, b.rect.width - 4,
-                            label_h)
-        canvas.text(b.label if b.enabled else _("{name} (taken)").format(name=b.label), label,
-                    self.px(18),
-                    TEXT if b.enabled else TEXT_DIM)
+        label = pygame.Rect(b.rect.left, b.rect.bottom - label_h - 2, b.rect.width, label_h)
+        text = b.label if b.enabled else _("{name} (taken)").format(name=b.label)
+        size = max(self.px(18), canvas.least_px)
+        if text_width(text, size) <= label.width and label.height >= line_size(size):
+            canvas.text(text, label, self.px(18), TEXT if b.enabled else TEXT_DIM)
+        else:  # a narrow cell (480x480): the name, and "taken" under it, over the picture
+            label.top = max(b.rect.top + 2, label.bottom - 2 * line_size(canvas.least_px))
+            label.height = b.rect.bottom - 2 - label.top
+            canvas.paragraph(text, label, self.px(18), TEXT if b.enabled else TEXT_DIM,
+                             align="center", line_gap=1.0)
 
     # ------------------------------------------------------------ actions
 

@@ -27,9 +27,8 @@ from ...session import Session
 from ..animation import Animation, steps_for
 from ..board_view import BoardView
 from ..guide_overlay import spot_circle
-from ..icons import draw_eye
-from ..layout import play_layout, split_h
-from ..panel import epoch_columns
+from ..layout import play_layout, split_h, split_v
+from ..panel import epoch_rows
 from ..widgets import Button
 from . import play_states as states
 from .base import Pos, Spot
@@ -104,7 +103,8 @@ class PlayScreen(PlayPicture):
     def layout(self) -> None:
         lay = play_layout(self.size, self.session.board.aspect)
         if self.bv is None or self.bv.rect != lay.board:
-            self.bv = BoardView(self.session.board, lay.board, self.app.look)
+            self.bv = BoardView(self.session.board, lay.board, self.app.look,
+                                turned=lay.portrait)
         self.lay = lay
         self._build_buttons()
 
@@ -112,7 +112,6 @@ class PlayScreen(PlayPicture):
         lay = self.lay
         assert lay is not None
         u, pad = lay.unit, lay.pad
-        panel = lay.panel.inflate(-2 * pad, -2 * pad)
         self.buttons = []
         dialog, order = self.state.dialog, self.state.order
         if dialog is not None:
@@ -125,36 +124,41 @@ class PlayScreen(PlayPicture):
                 self.buttons.append(Button(name, r, label, self._answer(name), style=style,
                                            px=lay.px(20)))
             return
-        bottom = pygame.Rect(panel.left, panel.bottom - u, panel.width, u)
+        area = self._panel_parts()["buttons"]
         if order is not None:
-            found, reset, back = split_h(bottom, 1.3, 1, 1, gap=pad)
+            found, rest = split_v(area, 1, 1, gap=pad)
+            reset, back = split_h(rest, 1, 1, gap=pad)
             self.buttons += [
                 # TRANSLATORS: the button that founds the new villages in the chosen order.
                 Button("found", found, _("Found"), self.found, enabled=order.complete,
-                       style="primary", px=lay.px(20)),
+                       style="primary", px=lay.px(22)),
                 Button("order_reset", reset, _("Again"), self.order_again,
                        enabled=bool(order.chosen), px=lay.px(18)),
                 Button("order_cancel", back, _("Back"), self.order_back, px=lay.px(18)),
             ]
             return
-        if self.app.hints and self.app.bots is not None:
-            hint, undo, rules, menu = split_h(bottom, 1, 1, 1, 1, gap=pad)
-            self.buttons.append(Button("hint", hint, _("Hint"), self.app.show_hint,
+        # Undo across the column (its name is long in some languages), Rules and Menu side
+        # by side under it; Hint, when on, across the column above.
+        hint = self._button_count() == 4
+        names = ["hint"] * hint + ["undo", "rules", "menu"]
+        rows = split_v(area, *([1] * (2 + hint)), gap=pad)
+        cells = [*rows[:-1], *split_h(rows[-1], 1, 1, gap=pad)]
+        rects = dict(zip(names, cells, strict=True))
+        if "hint" in rects:
+            self.buttons.append(Button("hint", rects["hint"], _("Hint"), self.app.show_hint,
                                        enabled=self.app.table.can_hint(), px=lay.px(18)))
-        else:
-            undo, rules, menu = split_h(bottom, 1, 1, 1, gap=pad)
         self.buttons += [
-            Button("undo", undo, _("Undo"), self.ask_undo, enabled=self.session.can_undo,
+            Button("undo", rects["undo"], _("Undo"), self.ask_undo,
+                   enabled=self.session.can_undo, px=lay.px(18)),
+            Button("rules", rects["rules"], _("Rules"), lambda: self.app.rules(self.app.play),
                    px=lay.px(18)),
-            Button("rules", rules, _("Rules"), lambda: self.app.rules(self.app.play),
-                   px=lay.px(18)),
-            Button("menu", menu, _("Menu"), self.ask_menu, px=lay.px(18)),
+            Button("menu", rects["menu"], _("Menu"), self.ask_menu, px=lay.px(18)),
         ]
-        for seat, row in enumerate(self._seat_rows()):
+        for seat, card in enumerate(self._seat_rows()):
             if not self.session.seats[seat].is_human:
                 continue  # a computer player has no peek: its clan is never shown (R22)
-            self.buttons.append(Button(f"peek{seat}", self._eye_rect(row), "",
-                                       self._peek(seat), draw_icon=draw_eye))
+            # The whole card is the button (drawn with the players' row, not by itself).
+            self.buttons.append(Button(f"peek{seat}", card, "", self._peek(seat)))
 
     # ------------------------------------------------------------ the state's changes
 
@@ -265,10 +269,31 @@ class PlayScreen(PlayPicture):
         return self.state.quiet
 
     def guide_area(self) -> pygame.Rect:
-        """The panel: the board and the chart stay in sight for the card to point at."""
+        """Where the guide's card goes: the half of the board away from what the card
+        points at (the panel is too narrow for it), so that the territory and the chart
+        stay in sight."""
         lay = self.lay
         assert lay is not None
-        return lay.panel.inflate(-2 * lay.pad, -2 * lay.pad)
+        area = lay.board_area.inflate(-2 * lay.pad, -2 * lay.pad)
+        w = min(area.width // 2 + lay.unit, round(380 * lay.scale))
+        h = max(area.height // 2, round(220 * lay.scale))
+        tip = self.app.guide.current
+        spots = [r for _, r in self.guide_spots(tip)] if tip is not None else []
+        sides = [pygame.Rect(area.left, area.top, w, area.height),
+                 pygame.Rect(area.right - w, area.top, w, area.height),
+                 pygame.Rect(area.left, area.bottom - h, area.width, h),
+                 pygame.Rect(area.left, area.top, area.width, h)]
+
+        def hidden(r: pygame.Rect) -> int:
+            return sum(r.clip(spot).width * r.clip(spot).height for spot in spots)
+
+        under = lay.strip.inflate(-2 * lay.pad, -2 * lay.pad)
+        if under.height >= round(220 * lay.scale):  # a turned board: the room under it
+            sides.insert(0, under)
+        column = lay.panel.inflate(-2 * lay.pad, -2 * lay.pad)
+        if column.width >= 200:  # a column wide enough for the card (1024x768 and up)
+            sides.append(column)
+        return min(sides, key=hidden)  # the first that hides nothing, else the least
 
     def guide_spots(self, tip: Tip) -> list[Spot]:
         bv = self.bv
@@ -279,8 +304,8 @@ class PlayScreen(PlayPicture):
             far = max(math.hypot(x - ax, y - ay) for x, y in bv.polygons[tip.territory])
             spots.append(spot_circle((ax, ay), min(max(far, bv.hut * 1.3), bv.hut * 2.6)))
         if tip.epoch is not None:
-            cols = epoch_columns(self._strip_parts()[0], self.session.chart)
-            spots.append(("rect", cols[tip.epoch - 1]))
+            rows = epoch_rows(self.chart_rect(), self.session.chart)
+            spots.append(("rect", rows[tip.epoch - 1]))
         return spots
 
     # ------------------------------------------------------------ input

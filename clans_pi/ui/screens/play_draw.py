@@ -14,13 +14,16 @@ import pygame
 
 from ...i18n import _, ngettext
 from ...rules.constants import CLANS
-from ..canvas import Canvas, numeral, rendered
-from ..icons import chip_icon, draw_arrow, draw_spinner, hut_icon
+from ..canvas import Canvas, line_size, numeral, rendered, text_width
+from ..icons import chip_icon, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import split_h, split_v
 from ..panel import (
+    BAD_MARK,
+    GOOD,
     draw_avatar,
     draw_chips,
-    draw_epoch_chart,
+    draw_epoch_table,
+    draw_good_bad,
     draw_score_track,
     terrain_tile,
 )
@@ -28,6 +31,7 @@ from ..theme import (
     ACCENT,
     BAD,
     BG,
+    BUTTON_DOWN,
     CARD,
     PANEL,
     PANEL_HI,
@@ -63,40 +67,49 @@ class PlayPicture(Screen):
 
     def chart_rect(self) -> pygame.Rect:
         """Where the epoch chart is drawn."""
-        return self._strip_parts()[0]
+        return self._panel_parts()["chart"]
 
     def seat_spot(self, seat: int) -> pygame.Rect:
-        """Where seat ``seat``'s peek button (or, for a computer, its thinking indicator)
-        is."""
-        return self._eye_rect(self._seat_rows()[seat])
+        """Seat ``seat``'s card in the players' row: a person's opens their peek; a
+        computer's shows its thinking indicator."""
+        return self._seat_rows()[seat]
 
-    def _eye_rect(self, row: pygame.Rect) -> pygame.Rect:
-        """The peek button's place on a seat's row (a computer's thinking indicator's)."""
-        u = self.lay.unit if self.lay is not None else 48
-        return pygame.Rect(row.right - u, row.centery - u // 2, u, u)
-
-    def _panel_parts(self) -> tuple[pygame.Rect, pygame.Rect]:
-        """(header, seat list) inside the panel, above the bottom buttons."""
+    def _panel_parts(self) -> dict[str, pygame.Rect]:
+        """The panel's parts, one above the other: "header" (whose turn), "scores",
+        "chart" and "buttons" (the buttons' area, two rows)."""
         lay = self.lay
         assert lay is not None
         u, pad = lay.unit, lay.pad
         panel = lay.panel.inflate(-2 * pad, -2 * pad)
-        header = pygame.Rect(panel.left, panel.top, panel.width, round(u * 1.25))
-        seats = pygame.Rect(panel.left, header.bottom + pad, panel.width,
-                            panel.bottom - u - pad - header.bottom - pad)
-        return header, seats
+        rows = self._button_count() - 1  # see PlayScreen._build_buttons
+        buttons_h = rows * u + (rows - 1) * pad
+        header = pygame.Rect(panel.left, panel.top, panel.width, round(u * 1.45))
+        buttons = pygame.Rect(panel.left, panel.bottom - buttons_h, panel.width, buttons_h)
+        middle = pygame.Rect(panel.left, header.bottom + pad, panel.width,
+                             buttons.top - pad - header.bottom - pad)
+        if middle.height > 10 * u:  # a tall column: the table keeps its natural rows
+            middle.height = 10 * u
+        scores, chart = split_v(middle, 1, 1.2, gap=pad)
+        return {"header": header, "scores": scores, "chart": chart, "buttons": buttons}
+
+    def _button_count(self) -> int:
+        return 4 if self.app.hints and self.app.bots is not None else 3
 
     def _header_rect(self) -> pygame.Rect:
-        return self._panel_parts()[0]
+        return self._panel_parts()["header"]
 
     def _seat_rows(self) -> list[pygame.Rect]:
+        """Each seat's card under the board, in table order: side by side, or one above
+        the other where the room under the board is tall (a turned board)."""
         lay = self.lay
         assert lay is not None
-        area = self._panel_parts()[1]
+        area = lay.strip.inflate(-2 * lay.pad, -2 * lay.pad)
         n = self.session.num_seats
-        h = min(round(lay.unit * 1.2), (area.height - (n - 1) * lay.pad) // n)
-        return [pygame.Rect(area.left, area.top + k * (h + lay.pad), area.width, h)
-                for k in range(n)]
+        if area.height >= n * round(lay.unit * 1.4):
+            h = min(round(lay.unit * 1.8), (area.height - (n - 1) * lay.pad) // n)
+            return [pygame.Rect(area.left, area.top + k * (h + lay.pad), area.width, h)
+                    for k in range(n)]
+        return split_h(area, *([1] * n), gap=lay.pad)
 
     def _dialog_rect(self) -> pygame.Rect:
         lay = self.lay
@@ -129,10 +142,12 @@ class PlayPicture(Screen):
             self._draw_strip(canvas)
         if order is not None:
             self._draw_order(canvas)
-        else:
+        elif clip.colliderect(lay.panel):
             self._draw_panel(canvas, clip)
         for b in self.buttons:
-            if clip.colliderect(b.rect):
+            if b.name.startswith("peek"):
+                canvas.target(b.name, b.rect)  # drawn as its seat's card
+            elif clip.colliderect(b.rect):
                 b.draw(canvas)
         if state.anim is not None:
             self._draw_anim(canvas)
@@ -147,58 +162,79 @@ class PlayPicture(Screen):
         src = self.state.selected
         return () if src is None else self.session.legal_targets(src)
 
-    def _strip_parts(self) -> tuple[pygame.Rect, pygame.Rect]:
-        """(epoch chart, score track) in the strip."""
-        lay = self.lay
-        assert lay is not None
-        strip = lay.strip.inflate(-2 * lay.pad, -2 * lay.pad)
-        chart, scores = split_h(strip, 1.45, 1, gap=lay.pad)
-        return chart, scores
-
     def _draw_strip(self, canvas: Canvas) -> None:
+        """The players' row: each seat's picture, name and chips; a person's card is the
+        button that opens their peek (the eye says so), a computer's shows it thinking."""
         lay = self.lay
         assert lay is not None
-        chart, scores = self._strip_parts()
-        obs = self.session.public()
-        draw_epoch_chart(canvas, chart, self.session.chart, obs, lay.px(15))
-        draw_score_track(canvas, scores, obs, lay.px(16), self.app.look)
+        session = self.session
+        obs = session.public()
+        cur = session.current_seat
+        thinking = self.app.table.thinking_seat()
+        canvas.region("players", lay.strip)
+        for k, card in enumerate(self._seat_rows()):
+            s = session.seats[k]
+            active = k == cur
+            button = next((b for b in self.buttons if b.name == f"peek{k}"), None)
+            fill = BUTTON_DOWN if button is not None and button.pressed else (
+                PANEL_HI if active else CARD)
+            canvas.box(card, fill, radius=8, border=ACCENT if active else None)
+            inner = card.inflate(-8, -8)
+            held = obs.chips[session.player_of(k)]
+            line = round(line_size(max(lay.px(22), canvas.least_px)) * 1.25)
+            side = min(inner.height, round(lay.unit * 1.1))
+            room = inner.width - side - lay.pad  # for the name beside the picture
+            wide = room >= 4 * canvas.least_px
+            if inner.height >= 3 * line and (
+                    not wide or text_width(s.name, canvas.least_px) > room):
+                # A narrow, tall card (1024x768): the picture, then the name and chips
+                # under it across the card.
+                side = min(inner.width, inner.height - 2 * line - lay.pad,
+                           round(lay.unit * 1.4))
+                a = pygame.Rect(inner.left, inner.top, side, side)
+                name = pygame.Rect(inner.left, inner.bottom - 2 * line, inner.width, line)
+                chips = pygame.Rect(inner.left, inner.bottom - line, inner.width, line)
+            else:
+                a = pygame.Rect(inner.left, inner.centery - side // 2, side, side)
+                body = pygame.Rect(a.right + lay.pad, inner.top, inner.right - a.right
+                                   - lay.pad, inner.height)
+                name, chips = split_v(body, 1.1, 1)
+            draw_avatar(canvas, s, k, a)
+            # The peek's eye (a computer's thinking wheel) on the picture's corner.
+            mark = max(16, round(a.height * 0.42))
+            corner = pygame.Rect(a.right - mark + 2, a.bottom - mark + 2, mark, mark)
+            if k == thinking:
+                pygame.draw.ellipse(canvas.surface, (20, 20, 24), corner)
+                draw_spinner(canvas.surface, corner, self.app.clock() // SPIN_MS, ACCENT)
+            elif button is not None:
+                pygame.draw.ellipse(canvas.surface, (20, 20, 24), corner)
+                draw_eye(canvas.surface, corner.inflate(-2, -2), TEXT)
+            if not wide and inner.height < 3 * line:  # no room for a name (480x320): the
+                body = pygame.Rect(a.right + lay.pad, inner.top, inner.right - a.right
+                                   - lay.pad, inner.height)  # picture says who
+                draw_chips(canvas, body, held, lay.px(18), count_only=True)
+                continue
+            canvas.text(s.name, name, lay.px(22), ACCENT if active else TEXT, align="left",
+                        min_px=canvas.least_px)
+            draw_chips(canvas, chips, held, lay.px(18))
 
     def _draw_panel(self, canvas: Canvas, clip: pygame.Rect) -> None:
         lay = self.lay
         assert lay is not None
-        header = self._panel_parts()[0]
+        parts = self._panel_parts()
         session = self.session
         obs = session.public()
-        cur = session.current_seat
-        seat = session.seats[cur]
-        av = pygame.Rect(header.left, header.top, header.height, header.height)
-        draw_avatar(canvas, seat, cur, av)
-        text = pygame.Rect(av.right + lay.pad, header.top, header.right - av.right - lay.pad,
-                           header.height)
-        top, sub = split_v(text, 1.2, 1)
+        seat = session.seats[session.current_seat]
+        header = parts["header"]
+        top, sub = split_v(header, 1, 1.5)
         canvas.text(_("{name}'s turn").format(name=seat.name), top, lay.px(24), TEXT,
-                    align="left")
-        canvas.text(_("Move {n} · {doing}").format(n=obs.ply + 1,
-                                                   doing=self._doing(seat.is_human)),
-                    sub, lay.px(15), TEXT_DIM, align="left")
-        thinking = self.app.table.thinking_seat()
-        for k, row in enumerate(self._seat_rows()):
-            if not clip.colliderect(row):
-                continue
-            s = session.seats[k]
-            active = k == cur
-            canvas.box(row, PANEL_HI if active else CARD, radius=6,
-                       border=ACCENT if active else None)
-            a = pygame.Rect(row.left + 4, row.top + 4, row.height - 8, row.height - 8)
-            draw_avatar(canvas, s, k, a)
-            body = pygame.Rect(a.right + lay.pad, row.top + 2,
-                               row.width - a.width - lay.unit - 3 * lay.pad - 4, row.height - 4)
-            name, chips = split_v(body, 1.1, 1)
-            canvas.text(s.name, name, lay.px(19), TEXT, align="left")
-            draw_chips(canvas, chips, obs.chips[session.player_of(k)], lay.px(14))
-            if k == thinking:
-                spot = self._eye_rect(row).inflate(-lay.pad, -lay.pad)
-                draw_spinner(canvas.surface, spot, self.app.clock() // SPIN_MS, ACCENT)
+                    align="left", min_px=canvas.least_px)
+        canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply + 1,
+                                                       doing=self._doing(seat.is_human)),
+                         sub, lay.px(18), TEXT_DIM, align="left")
+        draw_score_track(canvas, parts["scores"], obs, lay.px(22), self.app.look)
+        draw_epoch_table(canvas, parts["chart"], self.session.chart, obs.chips_taken,
+                         obs.epoch if obs.end is None else 0, lay.px(18))
 
     def _doing(self, human: bool) -> str:
         """The header's second line: what the player to move does now."""
@@ -208,57 +244,80 @@ class PlayPicture(Screen):
             "Tap huts to move them")
 
     def _draw_order(self, canvas: Canvas) -> None:
-        """The order choice (R11, R18): each slot's chip, epoch and bonus, and the village
-        the mover has put in it."""
+        """The order choice (R11): a slot per new village in founding order, each with its
+        epoch and bonus (R15) and, once a village is put in it, that village's terrain told
+        apart by colour, mark and word (favourable, neutral, hostile: R14) and what it is
+        worth there."""
         lay, order = self.lay, self.state.order
         assert lay is not None and order is not None
-        header, area = self._panel_parts()
+        parts = self._panel_parts()
+        header = parts["header"]
+        area = parts["scores"].union(parts["chart"])
         seat = self.session.seats[self.session.current_seat]
-        top, sub = split_v(header, 1.2, 1)
+        top, sub = split_v(header, 1, 1.5)
         n = len(order.founds)
-        canvas.text(ngettext("{name}: {n} new village", "{name}: {n} new villages", n).format(
-            name=seat.name, n=n), top, lay.px(22), TEXT, align="left")
-        canvas.text(_("Tap them in the order to found them"), sub, lay.px(15), TEXT_DIM,
-                    align="left")
-        h = min(round(lay.unit * 1.15), (area.height - (n - 1) * 4) // n)
-        board = self.session.board
+        canvas.text(ngettext("{n} new village", "{n} new villages", n).format(n=n), top,
+                    lay.px(22), TEXT, align="left", min_px=canvas.least_px)
+        canvas.paragraph(_("{name}: tap them in the order to found them").format(
+            name=seat.name), sub, lay.px(18), TEXT_DIM, align="left")
+        slot_h = min((area.height - (n - 1) * lay.pad) // n, round(lay.unit * 1.75))
         for k in range(n):
-            row = pygame.Rect(area.left, area.top + k * (h + 4), area.width, h)
-            canvas.box(row, CARD, radius=6)
-            slot = self.session.slot_preview(k)
-            badge = pygame.Rect(row.left + 4, row.centery - (h - 8) // 2, h - 8, h - 8)
-            canvas.surface.blit(chip_icon(k + 1, badge.width, SELECT, (20, 20, 24)), badge)
-            body = pygame.Rect(badge.right + lay.pad, row.top + 2,
-                               row.right - badge.right - 2 * lay.pad, row.height - 4)
-            line1, line2 = split_v(body, 1, 1)
-            if slot.chip is None:
-                canvas.text(_("No chip left: not scored"), line1, lay.px(15), BAD,
-                            align="left")
-            else:
-                canvas.text(_("Chip {chip} · Epoch {epoch} · +{bonus}").format(
-                    chip=slot.chip, epoch=roman(slot.epoch or 0), bonus=slot.bonus),
-                    line1, lay.px(15), TEXT, align="left")
-            if k < len(order.chosen):
-                t = order.chosen[k]
-                terrain = board.terrain(t)
-                tile = pygame.Rect(line2.left, line2.top + 2, line2.height - 4,
-                                   line2.height - 4)
-                terrain_tile(canvas, terrain, tile)
-                rest = pygame.Rect(tile.right + 4, line2.top, line2.right - tile.right - 4,
-                                   line2.height)
-                name = _(TERRAIN_LABEL[terrain])
-                if slot.chip is None:
-                    effect = name
-                elif terrain in slot.favourable:
-                    effect = _("{terrain} · favourable, +{bonus}").format(terrain=name,
-                                                                         bonus=slot.bonus)
-                elif terrain in slot.hostile:
-                    effect = _("{terrain} · hostile, huts lost").format(terrain=name)
-                else:
-                    effect = _("{terrain} · neutral").format(terrain=name)
-                canvas.text(effect, rest, lay.px(14), ACCENT, align="left")
-            else:
-                canvas.text(_("tap a village"), line2, lay.px(14), TEXT_DIM, align="left")
+            row = pygame.Rect(area.left, area.top + k * (slot_h + lay.pad), area.width, slot_h)
+            t = order.chosen[k] if k < len(order.chosen) else None
+            self._draw_slot(canvas, row, k, t, order.src, order.dst)
+
+    def _draw_slot(self, canvas: Canvas, row: pygame.Rect, k: int, t: int | None, src: int,
+                   dst: int) -> None:
+        lay = self.lay
+        assert lay is not None
+        slot = self.session.slot_preview(k)
+        terrain = self.session.board.terrain(t) if t is not None else None
+        effect = None
+        if terrain is not None and slot.chip is not None:
+            effect = ("favourable" if terrain in slot.favourable else
+                      "hostile" if terrain in slot.hostile else "neutral")
+        edge = {"favourable": GOOD, "hostile": BAD_MARK}.get(effect or "")
+        canvas.box(row, CARD, radius=6, border=edge)
+        inner = row.inflate(-6, -4)
+        lines = split_v(inner, 1, 1, 1)
+        badge_side = min(lines[0].height, round(lay.unit * 0.6))
+        badge = pygame.Rect(inner.left, lines[0].top, badge_side, badge_side)
+        canvas.surface.blit(chip_icon(k + 1, badge_side, SELECT, (20, 20, 24)), badge)
+        line1 = pygame.Rect(badge.right + lay.pad, lines[0].top,
+                            inner.right - badge.right - lay.pad, lines[0].height)
+        if slot.chip is None:
+            canvas.text(_("No chip left"), line1, lay.px(18), BAD, align="left")
+        else:
+            canvas.text(_("Epoch {epoch} · +{bonus}").format(epoch=roman(slot.epoch or 0),
+                                                            bonus=slot.bonus),
+                        line1, lay.px(18), TEXT, align="left")
+        if t is None or terrain is None:
+            canvas.text(_("tap a village"), lines[1], lay.px(18), TEXT_DIM, align="left")
+            return
+        tile = pygame.Rect(lines[1].left, lines[1].top + 1, lines[1].height - 2,
+                           lines[1].height - 2)
+        terrain_tile(canvas, terrain, tile)
+        word = pygame.Rect(tile.right + 4, lines[1].top, inner.right - tile.right - 4,
+                           lines[1].height)
+        if effect is None:
+            canvas.text(_(TERRAIN_LABEL[terrain]), word, lay.px(18), TEXT_DIM, align="left")
+        else:
+            mark = pygame.Rect(word.left, word.top + 2, word.height - 4, word.height - 4)
+            if effect != "neutral":
+                draw_good_bad(canvas.surface, mark, effect == "favourable")
+                word = pygame.Rect(mark.right + 3, word.top, word.right - mark.right - 3,
+                                   word.height)
+            label = {"favourable": _("favourable"), "hostile": _("hostile"),
+                     "neutral": _("neutral")}[effect]
+            canvas.text(label, word, lay.px(18), edge or TEXT_DIM, align="left")
+        value = self.session.village_worth(src, dst, t, k)
+        if effect == "hostile":
+            worth = _("0: huts lost")
+        elif slot.chip is None:
+            worth = _("not scored")
+        else:
+            worth = _("worth {value}").format(value=value)
+        canvas.text(worth, lines[2], lay.px(20), TEXT if value else TEXT_DIM, align="left")
 
     def _draw_anim(self, canvas: Canvas) -> None:
         bv = self.bv
@@ -373,9 +432,13 @@ class PlayPicture(Screen):
             y += line
 
     def notice_area(self) -> pygame.Rect:
-        """The app's notices go over the chart strip too (under the toast), off the board."""
-        assert self.lay is not None
-        return self.lay.strip
+        """The app's notices go over the top of the panel (whose turn, the scores), off the
+        board and away from the toast over the players' row."""
+        lay = self.lay
+        assert lay is not None
+        panel = lay.panel
+        return pygame.Rect(panel.left, panel.top, panel.width, min(panel.height // 2,
+                                                                    round(lay.unit * 4)))
 
     def _draw_toast(self, canvas: Canvas, text: str) -> None:
         lay = self.lay

@@ -131,7 +131,7 @@ class RevealScreen(Screen):
         self.draw_buttons(canvas)
 
     def _draw_guess(self, canvas: Canvas, seat: int, line: pygame.Rect) -> None:
-        """"Guessed: [Anna's picture][red hut] 80% ..." for every other player."""
+        """"Guessed: [Anna's picture][red hut] likely ..." for every other player."""
         session = self.session
         obs = session.public()
         assert obs.revealed_clans is not None
@@ -162,8 +162,27 @@ class RevealScreen(Screen):
             text.left = icon.right + 3
             text.width = cell.right - icon.right - 3
             right = clan == obs.revealed_clans[p]
-            canvas.text(_("{percent}%").format(percent=round(sure * 100)), text, self.px(16),
-                        GOOD if right else TEXT_DIM, align="left")
+            canvas.text(how_sure(sure), text, self.px(16), GOOD if right else TEXT_DIM,
+                        align="left")
+
+
+#: How sure a computer was of a guess, in words: at least SURE of its weight on the clan it
+#: named, "sure"; at least LIKELY, "likely"; less, "a guess". Words, not a percentage: a
+#: rounded "100 %" on a wrong guess said more than the computer knew.
+SURE = 0.9
+LIKELY = 0.5
+
+
+def how_sure(weight: float) -> str:
+    """The words for a guess the computer gave ``weight`` (0..1)."""
+    if weight >= SURE:
+        # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
+        return _("sure")
+    if weight >= LIKELY:
+        # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
+        return _("likely")
+    # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
+    return _("a guess")
 
 
 def _likeliest(dist: object) -> tuple[str | None, float]:

@@ -9,7 +9,8 @@ import pygame
 
 from ...i18n import N_, _
 from ..canvas import Canvas
-from ..layout import split_h
+from ..layout import split_h, split_v
+from ..rules_pictures import draw_picture
 from ..theme import ACCENT, BG, CARD, TEXT
 from ..widgets import Button
 from .base import Screen
@@ -69,9 +70,10 @@ WHITE_FIFTH_CLAN = N_(
 class RulesScreen(Screen):
     name = "rules"
 
-    def __init__(self, app: Host, back: Callable[[], None]) -> None:
+    def __init__(self, app: Host, back: Callable[[], None], *, from_game: bool = True) -> None:
         super().__init__(app)
         self._back = back
+        self.from_game = from_game  # the button says where it goes back to
         self.page = 0
 
     def layout(self) -> None:
@@ -82,14 +84,19 @@ class RulesScreen(Screen):
         self.buttons = [
             Button("prev", prev, _("Previous"), self._turn(-1), enabled=self.page > 0,
                    px=self.px(20)),
-            Button("back", back, _("Back to the game"), self._back, style="primary",
-                   px=self.px(20)),
+            Button("back", back, _("Back to the game") if self.from_game else _("Back"),
+                   self._back, style="primary", px=self.px(20)),
             Button("next", nxt, _("Next"), self._turn(1), enabled=self.page < len(PAGES) - 1,
                    px=self.px(20)),
         ]
         self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.1))
-        self.body = pygame.Rect(pad, self.title.bottom + pad, w - 2 * pad,
-                                bottom.top - 2 * pad - self.title.bottom)
+        area = pygame.Rect(pad, self.title.bottom + pad, w - 2 * pad,
+                           bottom.top - 2 * pad - self.title.bottom)
+        # The picture beside the text (landscape) or above it (portrait).
+        if w >= h:
+            self.picture, self.body = split_h(area, 0.9, 1.1, gap=pad)
+        else:
+            self.picture, self.body = split_v(area, 0.8, 1.2, gap=pad)
 
     def _turn(self, step: int):
         def act() -> None:
@@ -109,6 +116,7 @@ class RulesScreen(Screen):
         canvas.text(_("{title}  ({page}/{pages})").format(title=title, page=self.page + 1,
                                                           pages=len(PAGES)),
                     self.title, self.px(32), ACCENT)
+        draw_picture(canvas, self.picture, self.page, self.app.look, self.app.chart)
         canvas.box(self.body, CARD, radius=10)
-        canvas.paragraph(text, self.body.inflate(-self.px(24), -self.px(20)), self.px(24), TEXT)
+        canvas.paragraph(text, self.body.inflate(-self.px(20), -self.px(16)), self.px(22), TEXT)
         self.draw_buttons(canvas)

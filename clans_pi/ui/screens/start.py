@@ -227,7 +227,7 @@ class StartScreen(Screen):
         self.app.show(self)
 
     def _rules(self) -> None:
-        self.app.rules(lambda: self.app.show(self))
+        self.app.rules(lambda: self.app.show(self), from_game=False)
 
     def _start(self) -> None:
         self.app.new_game(self.seats)
