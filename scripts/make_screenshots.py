@@ -7,7 +7,8 @@
                                                  its pixels differ)
 
 The game shown is a fixed deal (seed 2026) played by seeded random movers: 38 moves for the
-play screen, to the end for the reveal.
+play screen, to the end for the reveal and the final board; the held peek and the village
+order are made by touching the app as a player does.
 """
 
 from __future__ import annotations
@@ -45,6 +46,14 @@ SHOTS = (
     ("play-720x1280.png", "play", "720x1280", 38),
     ("reveal-800x480.png", "reveal", "800x480", None),
     ("peek-800x480.png", "peek", "800x480", 0),
+    ("rules-800x480.png", "rules", "800x480", 0),
+    ("board-800x480.png", "board", "800x480", None),
+)
+#: Screens a render cannot reach, made by touching the app as a player does: (file name,
+#: what is done, moves played first).
+TOUCHED = (
+    ("peek-held-800x480.png", "hold the peek", 0),
+    ("order-800x480.png", "a move founding two villages, one placed", 28),
 )
 
 
@@ -55,6 +64,29 @@ def _game(moves: int | None) -> dict:
     while not state.is_over and (moves is None or state.ply < moves):
         state.play(mover.choose(state))
     return to_json(state)
+
+
+def _touched(what: str, moves: int, target: Path) -> None:
+    from clans_pi.ui.app import App
+    from clans_pi.ui.run import load_game
+
+    board, chart = load_default_board(), load_default_chart()
+    session = load_game(_game(moves), board, chart, "screenshot")
+    app = App(board, chart, size=(800, 480), rng=random.Random(1), clock=lambda: 0)
+    app.table.session = session
+    app.table.seats = list(session.seats)
+    if what == "hold the peek":
+        app.peek(1)
+        app.screen.button("hold").action(True)
+    else:
+        app.play()
+        screen = app.screen
+        move = next(m for m in session.public().legal_moves
+                    if len(session.founds(m.src, m.dst)) >= 2)
+        screen.move_huts(move.src, move.dst)
+        screen.tap_territory(screen.order.founds[0])
+    app.redraw()
+    pygame.image.save(app.surface, str(target))
 
 
 def render_all(out: Path) -> list[Path]:
@@ -70,6 +102,9 @@ def render_all(out: Path) -> list[Path]:
             if code:
                 raise SystemExit(f"rendering {name} failed")
             made.append(target)
+    for name, what, moves in TOUCHED:
+        _touched(what, moves, out / name)
+        made.append(out / name)
     return made
 
 

@@ -18,5 +18,7 @@ def test_stored_screenshots_match_a_fresh_render():
 
 def test_readme_shows_them():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("play-800x480.png", "reveal-800x480.png"):
+    made = sorted(p.name for p in (ROOT / "scripts" / "screenshots").glob("*.png"))
+    assert len(made) == 8
+    for name in made:
         assert f"scripts/screenshots/{name}" in readme

@@ -14,8 +14,9 @@ import pygame
 
 from ...i18n import _, ngettext
 from ...rules.constants import CLANS
+from ..board_view import ORDER_PLATE
 from ..canvas import Canvas, line_size, numeral, rendered, text_width
-from ..icons import chip_icon, draw_arrow, draw_eye, draw_spinner, hut_icon
+from ..icons import count_badge, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import split_h, split_v
 from ..panel import (
     BAD_MARK,
@@ -280,9 +281,11 @@ class PlayPicture(Screen):
         canvas.box(row, CARD, radius=6, border=edge)
         inner = row.inflate(-6, -4)
         lines = split_v(inner, 1, 1, 1)
-        badge_side = min(lines[0].height, round(lay.unit * 0.6))
-        badge = pygame.Rect(inner.left, lines[0].top, badge_side, badge_side)
-        canvas.surface.blit(chip_icon(k + 1, badge_side, SELECT, (20, 20, 24)), badge)
+        # The slot's number on the same purple plate as the village's on the board.
+        plate = count_badge(k + 1, max(8, lines[0].height - 8), ORDER_PLATE, (255, 255, 255),
+                            (20, 20, 24))
+        badge = plate.get_rect(midleft=(inner.left, lines[0].centery))
+        canvas.surface.blit(plate, badge)
         line1 = pygame.Rect(badge.right + lay.pad, lines[0].top,
                             inner.right - badge.right - lay.pad, lines[0].height)
         if slot.chip is None:
