@@ -19,6 +19,7 @@ import os
 import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -54,6 +55,7 @@ SHOTS = (
 TOUCHED = (
     ("peek-held-800x480.png", "hold the peek", 0),
     ("order-800x480.png", "a move founding two villages, one placed", 28),
+    ("hint-800x480.png", "hold the hint", 38),
 )
 
 
@@ -67,6 +69,7 @@ def _game(moves: int | None) -> dict:
 
 
 def _touched(what: str, moves: int, target: Path) -> None:
+    from clans_pi.bots import Budget, make_bot
     from clans_pi.ui.app import App
     from clans_pi.ui.run import load_game
 
@@ -78,6 +81,18 @@ def _touched(what: str, moves: int, target: Path) -> None:
     if what == "hold the peek":
         app.peek(1)
         app.screen.button("hold").action(True)
+    elif what == "hold the hint":
+        # The Hard player's search from the mover's own view, a fixed number of
+        # iterations (the same picture on any machine).
+        app.table.hints = True
+        app.table.bots = lambda seat, level: make_bot(level, board, chart, seed=7 + seat,
+                                                      budget=Budget(iterations=400))
+        app.play()
+        app.show_hint()
+        app.screen.button("hold").action(True)
+        while app.table.hint()[0] != "ready":
+            app.table.poll_computers(0)
+            time.sleep(0.02)
     else:
         app.play()
         screen = app.screen

@@ -19,6 +19,6 @@ def test_stored_screenshots_match_a_fresh_render():
 def test_readme_shows_them():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     made = sorted(p.name for p in (ROOT / "scripts" / "screenshots").glob("*.png"))
-    assert len(made) == 8
+    assert len(made) == 9
     for name in made:
         assert f"scripts/screenshots/{name}" in readme
