@@ -5,6 +5,7 @@ completed move."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -96,38 +97,42 @@ def test_finished_game_becomes_a_record_that_replays(tmp_path):
     assert store.load(BOARD, CHART) == (None, [])
 
 
-def _child(state, seed, w):
-    out = os.fdopen(w, "w", buffering=1)
-    try:
+def _child(state, seed, said):  # pragma: no cover - runs in the fork server's children
+    with open(said, "w", buffering=1, encoding="utf-8") as out:
         run_headless(state, ["random", "random", "random"], BOARD, CHART, random.Random(seed),
                      lambda text: (out.write(text + "\n"), out.flush()))
-    finally:
-        os._exit(0)
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
+                    reason="needs the forkserver start method")
 def test_sigkill_at_random_moments_loses_no_completed_move(tmp_path):
     """The headless game is killed at random moments and started again, over and over:
     every move it reported as saved is still there, every save loads, and each finished
-    game's record replays to the result it printed."""
+    game's record replays to the result it printed.
+
+    Each life is forked from a fork server (a small clean process, as the real game is),
+    not from the test process: forked from a pytest process full of the UI tests' caches
+    and threads, lives ran and died at other moments than the game ever does, and the
+    count went wrong by one in some full runs."""
     rng = random.Random(2026)
     state = tmp_path / "state"
     kills = finished = 0
     reported = 0  # the highest move any life of the current game reported as saved
     results: dict[str, list[int]] = {}
-    while kills < 200 or finished < 3:
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            os.close(r)
-            _child(state, rng.randrange(2**32), w)
-        os.close(w)
+    lives = multiprocessing.get_context("forkserver")
+    lives.set_forkserver_preload([__name__])  # each life starts with the game imported
+    said = tmp_path / "said.txt"
+    for _life in range(2000):  # never endless, should lives stop finishing games
+        if kills >= 200 and finished >= 3:
+            break
+        said.write_text("", encoding="utf-8")
+        life = lives.Process(target=_child, args=(state, rng.randrange(2**32), said))
+        life.start()
         time.sleep(rng.uniform(0.0, 0.04))
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        with os.fdopen(r) as f:
-            lines = f.read().splitlines()
-        if os.WIFSIGNALED(status):
+        life.kill()
+        life.join()
+        lines = said.read_text(encoding="utf-8").splitlines()
+        if life.exitcode == -signal.SIGKILL:
             kills += 1
         saved = [int(m.group(1)) for line in lines
                  if (m := re.match(r"saved move (\d+):", line))]
@@ -149,6 +154,7 @@ def test_sigkill_at_random_moments_loses_no_completed_move(tmp_path):
             continue
         if session is not None:
             assert session.public().ply >= reported, (session.public().ply, reported)
+    assert kills >= 200 and finished >= 3, (kills, finished)
     records = sorted((state / "records").glob("*.json"))
     assert len(records) >= finished >= 3
     for path in records:

@@ -282,8 +282,8 @@ class PlayPicture(Screen):
         inner = row.inflate(-6, -4)
         lines = split_v(inner, 1, 1, 1)
         # The slot's number on the same purple plate as the village's on the board.
-        plate = count_badge(k + 1, max(8, lines[0].height - 8), ORDER_PLATE, (255, 255, 255),
-                            (20, 20, 24))
+        ink = max(8, min(lines[0].height - 8, round(12 * lay.scale)))
+        plate = count_badge(k + 1, ink, ORDER_PLATE, (255, 255, 255), (20, 20, 24))
         badge = plate.get_rect(midleft=(inner.left, lines[0].centery))
         canvas.surface.blit(plate, badge)
         line1 = pygame.Rect(badge.right + lay.pad, lines[0].top,
