@@ -97,8 +97,12 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--record", metavar="PATH", help="write the game record (JSON) here")
     g.add_argument("--quiet", action="store_true", help="print only the result")
     g.add_argument("--seats", metavar="KIND,KIND,...",
-                   help="computer seats for a saved headless game: random, easy, normal or "
-                   "hard each, e.g. random,hard")
+                   help="seats for a saved headless game: random, easy, normal or hard "
+                   "each, or phone (moves at random, its clan seen on a phone), e.g. "
+                   "phone,hard")
+    g.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8080",
+                   help="where phone seats' pages are served (--seats phone,...); "
+                   "default 127.0.0.1:8080")
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the game is saved after every move and resumed from "
                    "(default: $STATE_DIRECTORY, else ~/.local/state/clans-pi)")
@@ -148,6 +152,14 @@ def _size(text: str) -> tuple[int, int]:
     if not (0 < w <= MAX_SIDE and 0 < h <= MAX_SIDE):
         raise argparse.ArgumentTypeError(f"{text}: each side must be 1 to {MAX_SIDE} pixels")
     return w, h  # whether the game can draw at this size: _check_size, with the rotation
+
+
+def _listen(text: str) -> tuple[str, int]:
+    """--listen HOST:PORT, the phones' server's address."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ClansError(f"--listen: expected HOST:PORT like 127.0.0.1:8080, not {text!r}")
+    return host, int(port)
 
 
 def _check_size(size: tuple[int, int], rotate: int) -> None:
@@ -249,7 +261,7 @@ def _play_headless(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         say = (lambda _text: None) if args.quiet else (lambda text: print(text, flush=True))
         run_headless(args.state_dir or user_state_dir(), kinds, board, chart,
-                     random.Random(seed), say)
+                     random.Random(seed), say, listen=_listen(args.listen))
         return 0
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")

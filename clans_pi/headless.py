@@ -1,6 +1,8 @@
 """A game between computer seats with no display, saved after every move and resumed from
 its state directory: ``clans-pi play --headless --seats random,hard --state-dir DIR``
-(random movers and the computer players: easy, normal, hard).
+(random movers and the computer players: easy, normal, hard). A ``phone`` seat moves as a
+random mover, but its clan is seen on a phone: with ``--listen HOST:PORT`` each phone seat's
+link is printed, and play waits until every phone has confirmed its peek.
 
 For the kiosk's durability tests and for trying the save and resume path anywhere. Each
 line printed after a move is printed only once that move is safely saved.
@@ -12,6 +14,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .bots import LEVELS, Bot, make_bot
 from .persistence import GameStore
@@ -24,7 +27,11 @@ from .state_lock import StateLock
 from .table import Table
 from .table.computers import BotFactory
 
-SEAT_KINDS = ("random", *LEVELS)
+if TYPE_CHECKING:
+    from .phones.server import PhoneServer
+
+SEAT_KINDS = ("random", "phone", *LEVELS)
+PHONE = "phone"
 
 
 def parse_seats(text: str) -> list[str]:
@@ -38,7 +45,8 @@ def parse_seats(text: str) -> list[str]:
 
 
 def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, chart: EpochChart,
-                 rng: random.Random, say: Callable[[str], None]) -> Session:
+                 rng: random.Random, say: Callable[[str], None], *,
+                 listen: tuple[str, int] = ("127.0.0.1", 8080)) -> Session:
     """Resume the unfinished game in ``state_dir`` or deal a new one; play it to the end,
     saving after every move; keep the finished game as a record there.
 
@@ -47,7 +55,7 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
     saving is tried again after every move; ``saved move`` is printed only for a move whose
     save was written."""
     with StateLock.take(state_dir):
-        return _run(GameStore(state_dir), kinds, board, chart, rng, say)
+        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen)
 
 
 class _Console:
@@ -89,14 +97,16 @@ def bot_factory(board: Board, chart: EpochChart, seed: int) -> BotFactory:
 
 
 def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
-         rng: random.Random, say: Callable[[str], None]) -> Session:
+         rng: random.Random, say: Callable[[str], None],
+         listen: tuple[str, int] = ("127.0.0.1", 8080)) -> Session:
     table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False,
                   stage=lambda: console, unattended=True)
     console = _Console(table, say)
     session = table.saved_game()
     console.tell()
     if session is None:
-        seats = [Seat(f"{kind.capitalize()} {i + 1}", "", kind) for i, kind in enumerate(kinds)]
+        seats = [Seat(f"{kind.capitalize()} {i + 1}", "", "random" if kind == PHONE else kind)
+                 for i, kind in enumerate(kinds)]
         session = table.new_game(seats)
         console.tell()
         say(f"new game: {', '.join(s.name for s in session.seats)}")
@@ -107,7 +117,13 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     # Each computer seat sees its own clan and the public game only (R22); "random" seats
     # have no bot: the table's random mover plays them.
     table.bots = bot_factory(board, chart, rng.randrange(2**31))
-    table.play_out(clock_ms)
+    phones = [k for k, kind in enumerate(kinds) if kind == PHONE]
+    server = _phones_ready(table, session, phones, listen, say) if phones else None
+    try:
+        table.play_out(clock_ms)
+    finally:
+        if server is not None:
+            server.stop()
     kept = table.finish()
     console.tell()
     if kept is not None and console.last:
@@ -120,6 +136,35 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     if kept is not None:
         say(f"record: {kept}")
     return session
+
+
+def _phones_ready(table: Table, session: Session, phones: Sequence[int],
+                  listen: tuple[str, int], say: Callable[[str], None]) -> PhoneServer:
+    """Serve the phone seats, print each one's link, and wait until every phone has
+    confirmed its peek (its seat's own view only, R22)."""
+    from .phones.server import PhoneHub, PhoneSeat, PhoneServer
+    from .phones.tokens import SeatTokens
+
+    def clan_of(seat: int) -> tuple[str, str] | None:
+        clan = table.private(seat).own_clan
+        return (clan, clan.capitalize()) if clan is not None else None
+
+    hub = PhoneHub(SeatTokens.new(phones),
+                   {k: PhoneSeat(session.seats[k].name, session.seats[k].avatar)
+                    for k in phones}, clan_of)
+    server = PhoneServer(hub, *listen)
+    port = server.start()
+    for k in phones:
+        say(f"phone for {session.seats[k].name}: "
+            f"http://{listen[0]}:{port}/p/{hub.tokens.tokens[k]}")
+    waiting = set(phones)
+    while waiting:
+        for seat, kind in hub.poll():
+            if kind == "seen":
+                waiting.discard(seat)
+                say(f"{session.seats[seat].name} has seen their clan")
+        time.sleep(0.05)
+    return server
 
 
 def clock_ms() -> int:

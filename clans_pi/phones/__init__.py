@@ -1,0 +1,8 @@
+"""Phones as private seat devices (issue 16, in progress): each phone seat gets an
+unguessable link; the phone's page shows that seat's clan only while it is held, over a
+live channel to that seat alone (R22). Pygame-free: the screen and the headless game drive
+it alike.
+
+``tokens``  the seats' links (128 random bits each, compared in constant time)
+``server``  the HTTP + WebSocket server (aiohttp) and the page it serves
+"""

@@ -1,0 +1,79 @@
+// A phone as one seat's private handheld: hold to see the clan, let go and it is gone.
+// The clan arrives over the live channel only while the button is held, and is removed
+// from the page on release (nothing of it stays for a screenshot or the app switcher).
+"use strict";
+const token = location.pathname.split("/")[2] || "";
+const $ = (id) => document.getElementById(id);
+let ws = null;
+let holding = false;
+let wait = 500;
+
+function hide() {
+  holding = false;
+  $("secret").replaceChildren();
+}
+
+function show(clan, label) {
+  if (!holding) return; // let go before it came: show nothing
+  const swatch = document.createElement("div");
+  swatch.className = "swatch clan-" + clan;
+  const name = document.createElement("p");
+  name.textContent = label;
+  $("secret").replaceChildren(swatch, name);
+  $("seen").hidden = false;
+}
+
+function send(type) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type }));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  ws = new WebSocket(scheme + location.host + "/p/" + token + "/live");
+  ws.onopen = () => { wait = 500; };
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === "hello") {
+      $("name").textContent = msg.name;
+      $("status").textContent = msg.over ? "The game is over." : "Only you look at this phone.";
+      $("hold").disabled = false;
+    } else if (msg.type === "clan") {
+      show(msg.clan, msg.label);
+    } else if (msg.type === "hidden") {
+      hide();
+    } else if (msg.type === "waiting") {
+      $("status").textContent = "This seat has a phone already: confirm on the table's screen.";
+    } else if (msg.type === "replaced") {
+      $("status").textContent = "This seat is on another phone now.";
+      $("hold").disabled = true;
+      hide();
+    }
+  };
+  ws.onclose = () => {
+    hide();
+    $("hold").disabled = true;
+    $("status").textContent = "Connecting…";
+    setTimeout(connect, wait);
+    wait = Math.min(wait * 2, 8000);
+  };
+}
+
+function release() {
+  if (holding) send("release");
+  hide();
+}
+
+const hold = $("hold");
+hold.addEventListener("pointerdown", (event) => {
+  event.preventDefault();
+  holding = true;
+  send("hold");
+});
+for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
+  hold.addEventListener(name, release);
+}
+hold.addEventListener("contextmenu", (event) => event.preventDefault());
+document.addEventListener("visibilitychange", release);
+window.addEventListener("blur", release);
+$("seen").addEventListener("click", () => { send("seen"); $("seen").hidden = true; });
+connect();

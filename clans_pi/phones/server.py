@@ -1,0 +1,237 @@
+"""The phones' server: the page each phone seat opens, and a live channel (WebSocket) per
+seat that carries that seat's clan only, only while the phone's button is held (R22).
+
+State stays in the table; the server relays per-seat views: the name and picture, and the
+clan from ``clan_of(seat)`` (the table's private view of that seat) when its phone holds.
+What the phones do comes back as ``(seat, kind)`` events on :attr:`PhoneHub.events` for the
+game's loop to poll, as the other seat devices' buttons do: "ready" (a phone connected),
+"seen" (the deal's peek confirmed), "again" (a second phone opened the same code: the
+table's screen asks before it takes over).
+
+Every response carries ``Cache-Control: no-store`` and a strict Content-Security-Policy;
+the page loads nothing from elsewhere (it works with no internet). Wrong links are refused
+plainly and, repeated, slowed down; tokens never appear in logs (no access log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .tokens import SeatTokens
+
+log = logging.getLogger(__name__)
+
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; "
+                                "connect-src 'self'; img-src 'self'; base-uri 'none'; "
+                                "form-action 'none'; frame-ancestors 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+#: Wrong links from one address: this many in WINDOW_S seconds, then it waits.
+WRONG_LIMIT = 5
+WINDOW_S = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class PhoneSeat:
+    """What a phone's page shows of its seat (public: the name and picture)."""
+
+    name: str
+    avatar: str
+
+
+class PhoneHub:
+    """The phone seats of one game, between the server (its thread) and the game's loop."""
+
+    def __init__(self, tokens: SeatTokens, seats: dict[int, PhoneSeat],
+                 clan_of: Callable[[int], tuple[str, str] | None]) -> None:
+        self.tokens = tokens
+        self.seats = seats
+        self.clan_of = clan_of  # (clan, its name) for a seat's own view, or None
+        self.events: queue.Queue[tuple[int, str]] = queue.Queue()
+        self.live: dict[int, web.WebSocketResponse] = {}
+        self.waiting: dict[int, web.WebSocketResponse] = {}
+        self.over = False
+
+    def poll(self) -> list[tuple[int, str]]:
+        """The phones' events since the last poll (the game's loop calls this)."""
+        out = []
+        while True:
+            try:
+                out.append(self.events.get_nowait())
+            except queue.Empty:
+                return out
+
+
+class _Guard:
+    """Counts wrong links per address; too many in a minute and it waits."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.wrong: dict[str, deque[float]] = defaultdict(deque)
+
+    def blocked(self, who: str) -> bool:
+        seen = self.wrong[who]
+        now = self.clock()
+        while seen and now - seen[0] > WINDOW_S:
+            seen.popleft()
+        return len(seen) >= WRONG_LIMIT
+
+    def missed(self, who: str) -> None:
+        self.wrong[who].append(self.clock())
+
+
+def _asset(name: str) -> bytes:
+    return resources.files(__package__).joinpath("page", name).read_bytes()
+
+
+def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> web.Application:
+    """The phones' web application for ``hub``."""
+    guard = _Guard(clock)
+
+    @web.middleware
+    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await handler(request)
+        response.headers.update(HEADERS)
+        return response
+
+    def _refusal(request: web.Request, token: str) -> web.Response | None:
+        who = request.remote or "?"
+        if guard.blocked(who):
+            return web.Response(status=429, text="Too many wrong links: wait a minute.\n")
+        if hub.tokens.seat_of(token) is not None:
+            return None
+        guard.missed(who)
+        if hub.tokens.is_over(token):
+            return web.Response(status=410, text="This game is over.\n")
+        return web.Response(status=403, text="This link is not for a game at this table.\n")
+
+    async def page(request: web.Request) -> web.Response:
+        refused = _refusal(request, request.match_info["token"])
+        if refused is not None:
+            return refused
+        return web.Response(body=_asset("phone.html"), content_type="text/html",
+                            charset="utf-8")
+
+    async def asset(request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        kinds = {"phone.js": "text/javascript", "phone.css": "text/css"}
+        return web.Response(body=_asset(name), content_type=kinds[name], charset="utf-8")
+
+    async def live(request: web.Request) -> web.StreamResponse:
+        token = request.match_info["token"]
+        refused = _refusal(request, token)
+        if refused is not None:
+            return refused
+        seat = hub.tokens.seat_of(token)
+        assert seat is not None
+        ws = web.WebSocketResponse(heartbeat=20.0)
+        await ws.prepare(request)
+        if seat in hub.live and not hub.live[seat].closed:
+            hub.waiting[seat] = ws  # one phone per seat: the table's screen asks first
+            hub.events.put((seat, "again"))
+            await ws.send_json({"type": "waiting"})
+        else:
+            await _welcome(hub, seat, ws)
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                await _heard(hub, seat, ws, msg.data)
+        finally:
+            if hub.live.get(seat) is ws:
+                del hub.live[seat]
+            if hub.waiting.get(seat) is ws:
+                del hub.waiting[seat]
+        return ws
+
+    app = web.Application(middlewares=[headers])
+    app.router.add_get("/p/{token}", page)
+    app.router.add_get("/p/{token}/live", live)
+    app.router.add_get("/{name:phone\\.(?:js|css)}", asset)
+    return app
+
+
+async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
+    hub.live[seat] = ws
+    info = hub.seats[seat]
+    hub.events.put((seat, "ready"))
+    await ws.send_json({"type": "hello", "name": info.name, "avatar": info.avatar,
+                        "over": hub.over})
+
+
+async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str) -> None:
+    """One message from seat ``seat``'s phone; a phone that is not the seat's live one
+    (waiting to take over) gets nothing."""
+    if hub.live.get(seat) is not ws:
+        return
+    try:
+        kind = json.loads(text).get("type")
+    except (ValueError, AttributeError):
+        return  # garbage from a phone is ignored
+    if kind == "hold":
+        clan = hub.clan_of(seat)
+        if clan is not None:
+            await ws.send_json({"type": "clan", "clan": clan[0], "label": clan[1]})
+    elif kind == "release":
+        await ws.send_json({"type": "hidden"})
+    elif kind == "seen":
+        hub.events.put((seat, "seen"))
+
+
+async def take_over(hub: PhoneHub, seat: int) -> None:
+    """The table confirmed "Anna's phone again?": the waiting phone becomes the seat's."""
+    new = hub.waiting.pop(seat, None)
+    old = hub.live.pop(seat, None)
+    if old is not None and not old.closed:
+        await old.send_json({"type": "replaced"})
+        await old.close()
+    if new is not None and not new.closed:
+        await _welcome(hub, seat, new)
+
+
+class PhoneServer:
+    """The server on its own thread and event loop, beside the game's loop."""
+
+    def __init__(self, hub: PhoneHub, host: str, port: int) -> None:
+        self.hub, self.host, self.port = hub, host, port
+        self.loop = asyncio.new_event_loop()
+        self.runner: web.AppRunner | None = None
+        self.thread = threading.Thread(target=self.loop.run_forever, name="phones",
+                                       daemon=True)
+
+    def start(self) -> int:
+        """Listen; returns the port (the one the system chose, for port 0)."""
+        self.thread.start()
+        return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
+
+    async def _start(self) -> int:
+        self.runner = web.AppRunner(make_app(self.hub), access_log=None)  # no tokens logged
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.host, self.port)
+        await site.start()
+        addresses = self.runner.addresses  # (host, port, ...) of each socket listening
+        return int(addresses[0][1]) if addresses else self.port
+
+    def take_over(self, seat: int) -> None:
+        asyncio.run_coroutine_threadsafe(take_over(self.hub, seat), self.loop).result(10)
+
+    def stop(self) -> None:
+        if self.runner is not None:
+            asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)

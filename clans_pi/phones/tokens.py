@@ -1,0 +1,65 @@
+"""The phone seats' links: one unguessable token per seat and game.
+
+A token is 128 random bits (``secrets.token_urlsafe(16)``), compared in constant time with
+every seat's so that the time taken says nothing about how close a guess was. A new game
+makes new tokens; the old ones are remembered as over, so an old code says "this game is
+over" rather than "wrong link". Tokens are kept with the save (``to_json``/``from_json``)
+so the same QR code works again after the Pi restarts.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+TOKEN_BYTES = 16  # 128 bits
+
+
+class SeatTokens:
+    """Each phone seat's token for one game, and the tokens of games that are over."""
+
+    def __init__(self, tokens: dict[int, str], retired: Iterable[str] = ()) -> None:
+        self.tokens = dict(tokens)
+        self.retired = set(retired)
+
+    @classmethod
+    def new(cls, seats: Iterable[int], retired: Iterable[str] = ()) -> SeatTokens:
+        """Fresh tokens for ``seats`` (a new game or a rematch)."""
+        return cls({seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}, retired)
+
+    def renew(self, seats: Iterable[int]) -> SeatTokens:
+        """The next game's tokens; this game's become "over"."""
+        return SeatTokens.new(seats, self.retired | set(self.tokens.values()))
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token ``token`` is, or None. Every seat's token is compared, each
+        in constant time, whatever matches."""
+        found = None
+        given = token.encode("utf-8", "replace")
+        for seat, mine in self.tokens.items():
+            if hmac.compare_digest(given, mine.encode("ascii")):
+                found = seat
+        return found
+
+    def is_over(self, token: str) -> bool:
+        """Whether ``token`` belonged to a game that is over."""
+        given = token.encode("utf-8", "replace")
+        return any(hmac.compare_digest(given, old.encode("ascii")) for old in self.retired)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tokens": {str(k): v for k, v in self.tokens.items()},
+                "retired": sorted(self.retired)[-64:]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SeatTokens:
+        """Tokens kept with a save; nothing usable gives none (a new game makes new ones)."""
+        if not isinstance(data, dict):
+            return cls({})
+        raw = data.get("tokens", {})
+        tokens = {int(k): v for k, v in raw.items()
+                  if isinstance(raw, dict) and str(k).isdigit() and isinstance(v, str)
+                  and len(v) >= 22} if isinstance(raw, dict) else {}
+        retired = [t for t in data.get("retired", []) if isinstance(t, str)]
+        return cls(tokens, retired)

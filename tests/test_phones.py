@@ -1,0 +1,232 @@
+"""Phones as private seat devices (issue 16, the server's part): the protocol through
+aiohttp's test client. Token checks, one phone per seat, no clan before a hold nor to
+another seat (R22), old codes, headers, and a real server on a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from clans_pi.phones.server import HEADERS, PhoneHub, PhoneSeat, PhoneServer, make_app, take_over
+from clans_pi.phones.tokens import SeatTokens
+
+CLANS = {0: ("red", "Red"), 2: ("blue", "Blue")}
+
+
+def _hub(tokens: SeatTokens | None = None) -> PhoneHub:
+    tokens = tokens or SeatTokens.new([0, 2])
+    seats = {0: PhoneSeat("Anna", "fox"), 2: PhoneSeat("Cleo", "bear")}
+    return PhoneHub(tokens, seats, CLANS.get)
+
+
+def run(coro_fn, hub: PhoneHub, clock=None):
+    async def main():
+        app = make_app(hub, clock=clock) if clock else make_app(hub)
+        async with TestClient(TestServer(app)) as client:
+            return await coro_fn(client)
+    return asyncio.run(main())
+
+
+def test_a_token_is_128_random_bits_and_new_games_make_new_ones():
+    a, b = SeatTokens.new([0, 1]), SeatTokens.new([0, 1])
+    assert all(len(t) >= 22 for t in a.tokens.values())  # 16 bytes, url-safe base64
+    assert set(a.tokens.values()).isdisjoint(b.tokens.values())
+    nxt = a.renew([0, 1])
+    assert nxt.seat_of(a.tokens[0]) is None and nxt.is_over(a.tokens[0])
+    assert SeatTokens.from_json(json.loads(json.dumps(a.to_json()))).tokens == a.tokens
+    assert SeatTokens.from_json("garbage").tokens == {}
+
+
+def test_the_page_carries_no_clan_and_strict_headers():
+    hub = _hub()
+
+    async def go(client):
+        r = await client.get(f"/p/{hub.tokens.tokens[0]}")
+        body = await r.text()
+        assert r.status == 200
+        for name, value in HEADERS.items():
+            assert r.headers[name] == value
+        assert "Red" not in body and "red" not in body.lower().replace("referrer", "")
+        assert "http://" not in body and "https://" not in body  # nothing from elsewhere
+        js = await client.get("/phone.js")
+        assert js.status == 200 and js.headers["Cache-Control"] == "no-store"
+    run(go, hub)
+
+
+@pytest.mark.parametrize("token", ["", "x" * 22, "AAAAAAAAAAAAAAAAAAAAAA"])
+def test_a_wrong_link_gets_a_plain_refusal_and_no_channel(token):
+    hub = _hub()
+
+    async def go(client):
+        r = await client.get(f"/p/{token}")
+        assert r.status in (403, 404)
+        ws = await client.get(f"/p/{token}/live")
+        assert ws.status in (403, 404)
+    run(go, hub)
+
+
+def test_an_old_game_s_link_says_it_is_over():
+    old = SeatTokens.new([0, 2])
+    hub = _hub(old.renew([0, 2]))
+
+    async def go(client):
+        r = await client.get(f"/p/{old.tokens[0]}")
+        assert r.status == 410 and "over" in await r.text()
+    run(go, hub)
+
+
+def test_repeated_wrong_links_are_slowed_down():
+    now = [0.0]
+    hub = _hub()
+
+    async def go(client):
+        codes = [(await client.get(f"/p/wrong{k:020d}")).status for k in range(7)]
+        assert codes[:5] == [403] * 5 and codes[5:] == [429, 429]
+        right = await client.get(f"/p/{hub.tokens.tokens[0]}")
+        assert right.status == 429  # even a right link waits, from that address
+        now[0] += 61
+        assert (await client.get(f"/p/{hub.tokens.tokens[0]}")).status == 200
+    run(go, hub, clock=lambda: now[0])
+
+
+def test_the_clan_comes_only_while_held_and_only_to_its_seat():
+    """R22: no clan at connecting; the clan on hold, to that seat's phone only."""
+    hub = _hub()
+
+    async def go(client):
+        anna = await client.ws_connect(f"/p/{hub.tokens.tokens[0]}/live")
+        cleo = await client.ws_connect(f"/p/{hub.tokens.tokens[2]}/live")
+        hello = await anna.receive_json()
+        assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "over": False}
+        assert (await cleo.receive_json())["name"] == "Cleo"
+        await anna.send_json({"type": "hold"})
+        assert await anna.receive_json() == {"type": "clan", "clan": "red", "label": "Red"}
+        await anna.send_json({"type": "release"})
+        assert await anna.receive_json() == {"type": "hidden"}
+        await anna.send_str("not json at all")  # garbage is ignored
+        await anna.send_json({"type": "seen"})
+        await cleo.send_json({"type": "hold"})
+        assert await cleo.receive_json() == {"type": "clan", "clan": "blue", "label": "Blue"}
+        await anna.close()
+        await cleo.close()
+    run(go, hub)
+    events = hub.poll()
+    assert (0, "ready") in events and (2, "ready") in events and (0, "seen") in events
+
+
+def test_one_phone_per_seat_until_the_table_confirms_the_new_one():
+    hub = _hub()
+
+    async def go(client):
+        url = f"/p/{hub.tokens.tokens[0]}/live"
+        first = await client.ws_connect(url)
+        await first.receive_json()
+        second = await client.ws_connect(url)
+        assert await second.receive_json() == {"type": "waiting"}
+        await second.send_json({"type": "hold"})  # not the seat's phone yet: nothing
+        await first.send_json({"type": "hold"})
+        assert (await first.receive_json())["type"] == "clan"
+        assert hub.poll()[-1] == (0, "again")
+        await take_over(hub, 0)
+        assert await first.receive_json() == {"type": "replaced"}
+        assert (await second.receive_json())["type"] == "hello"
+        await second.send_json({"type": "hold"})
+        assert (await second.receive_json())["clan"] == "red"
+        await second.close()
+    run(go, hub)
+
+
+def test_a_phone_that_reconnects_gets_its_seat_back():
+    hub = _hub()
+
+    async def go(client):
+        url = f"/p/{hub.tokens.tokens[2]}/live"
+        ws = await client.ws_connect(url)
+        await ws.receive_json()
+        await ws.close()  # the screen locked, Wi-Fi dropped
+        await asyncio.sleep(0.05)
+        again = await client.ws_connect(url)
+        assert (await again.receive_json())["type"] == "hello"
+        await again.close()
+    run(go, hub)
+
+
+def test_a_real_server_on_its_thread_serves_the_page_on_loopback():
+    hub = _hub()
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    port = server.start()
+    try:
+        url = f"http://127.0.0.1:{port}/p/{hub.tokens.tokens[0]}"
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert r.status == 200 and r.headers["Cache-Control"] == "no-store"
+    finally:
+        server.stop()
+    assert not server.thread.is_alive()
+
+
+def test_the_headless_game_waits_for_each_phone_s_peek_then_plays(tmp_path):
+    """`clans-pi play --headless --seats phone,random --listen ...`: a link per phone seat;
+    its page and live channel show that seat's own clan (R22) only while held; play starts
+    once the phone confirmed its peek, and the game ends with its record kept."""
+    import random
+    import re
+    import threading
+
+    from aiohttp import ClientSession
+
+    from clans_pi.headless import run_headless
+    from tests.ui_helpers import BOARD, CHART
+
+    lines: list[str] = []
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(run_headless(
+        tmp_path, ["phone", "random"], BOARD, CHART, random.Random(3), lines.append,
+        listen=("127.0.0.1", 0))), daemon=True)
+    thread.start()
+
+    async def phone() -> str:
+        for _ in range(200):
+            links = [m.group(1) for line in lines
+                     if (m := re.match(r"phone for Phone 1: (http://\S+)$", line))]
+            if links:
+                break
+            await asyncio.sleep(0.05)
+        url = links[0]
+        async with ClientSession() as http:
+            async with http.get(url) as r:
+                assert r.status == 200
+            ws = await http.ws_connect(url + "/live")
+            assert (await ws.receive_json())["name"] == "Phone 1"
+            assert not [line for line in lines if line.startswith("saved move")]  # waits
+            await ws.send_json({"type": "hold"})
+            clan = (await ws.receive_json())["clan"]
+            await ws.send_json({"type": "release"})
+            await ws.receive_json()
+            await ws.send_json({"type": "seen"})
+            await ws.close()
+            return clan
+
+    clan = asyncio.run(phone())
+    thread.join(60)
+    assert done, "the game did not end"
+    session = done[0]
+    assert session.public().revealed_clans[session.player_of(0)] == clan
+    assert any(line.startswith("record: ") for line in lines)
+
+
+def test_the_press_to_colour_benchmark_runs_and_reports_its_figures():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench_phones.py"
+    done = subprocess.run([sys.executable, str(script), "--rounds", "6"], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert set(figures["press_to_colour_ms"]) == {"median", "p95", "max"}
+    assert figures["rounds"] == 6 and figures["phones"] == 2
