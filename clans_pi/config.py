@@ -30,11 +30,11 @@ from .files import user_state_dir
 from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS, size_problem
 from .rules.constants import MAX_PLAYERS
 
-SEAT_KINDS = ("screen", "gpio", "handheld")
+SEAT_KINDS = ("screen", "gpio", "handheld", "phone")
 #: The languages the rulebooks came in, all translated (clans_pi/locale).
 LANGUAGES = tuple(i18n.LANGUAGES)
 TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "computer",
-             "seats")
+             "seats", "phones")
 COMPUTER_KEYS = ("think_seconds", "hints")
 DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
                 "backlight", "clan_marks", "fifth_clan")
@@ -51,6 +51,7 @@ class Config:
     """The settings in effect (defaults where the file says nothing or says it wrongly)."""
 
     seats: dict[int, str] = field(default_factory=lambda: dict.fromkeys(range(1, 5), "screen"))
+    listen: tuple[str, int] = ("0.0.0.0", 8080)  # [phones] listen: where phones connect
     pinout: Path | None = None
     state_dir: Path = field(default_factory=user_state_dir)
     language: str = "en"
@@ -75,6 +76,10 @@ class Config:
     @property
     def wants_gpio(self) -> bool:
         return "gpio" in self.seats.values()
+
+    @property
+    def wants_phones(self) -> bool:
+        return "phone" in self.seats.values()
 
     @property
     def wants_handhelds(self) -> bool:
@@ -111,6 +116,7 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
                 else "")
         problems.append(f"{path}: unknown setting '{key}' (ignored){hint}")
     _read_seats(data.get("seats", {}), config, path, problems)
+    _read_phones(data.get("phones", {}), config, path, problems)
     for key in ("pinout", "state_dir"):
         value = data.get(key)
         if value is None:
@@ -238,3 +244,21 @@ def _read_seats(raw: Any, config: Config, path: Path, problems: list[str]) -> No
                             "this seat uses the screen")
             continue
         config.seats[int(key)] = kind
+
+
+def _read_phones(raw: Any, config: Config, path: Path, problems: list[str]) -> None:
+    """[phones] listen = "HOST:PORT": where phone seats' pages are served."""
+    if not isinstance(raw, dict):
+        problems.append(f"{path}: [phones] must be a table like  listen = \"0.0.0.0:8080\"")
+        return
+    for key in sorted(set(raw) - {"listen"}):
+        problems.append(f"{path}: phones.{key}: unknown setting (ignored)")
+    value = raw.get("listen")
+    if value is None:
+        return
+    host, _, port = value.rpartition(":") if isinstance(value, str) else ("", "", "")
+    if not host or not port.isdigit() or not 0 < int(port) <= 65535:
+        problems.append(f"{path}: phones.listen: expected \"HOST:PORT\" like "
+                        f"\"0.0.0.0:8080\", not {value!r}; using 0.0.0.0:8080")
+        return
+    config.listen = (host, int(port))

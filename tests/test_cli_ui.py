@@ -163,7 +163,7 @@ def test_play_with_seat_devices_configured_starts_off_a_pi(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() == (f"clans-pi: {config}: seats.3: 'laser' is not one of "
-                                   "screen, gpio, handheld; this seat uses the screen")
+                                   "screen, gpio, handheld, phone; this seat uses the screen")
 
 
 def test_the_touchscreen_game_resumes_a_saved_game(tmp_path):

@@ -39,8 +39,8 @@ def test_every_problem_is_one_line_and_the_rest_still_applies(tmp_path):
     config, problems = load_config(path)
     assert sorted(problems) == sorted([
         f"{path}: unknown setting 'extra' (ignored)",
-        f"{path}: seats.1: 'laser' is not one of screen, gpio, handheld; this seat uses the "
-        "screen",
+        f"{path}: seats.1: 'laser' is not one of screen, gpio, handheld, phone; this seat "
+        "uses the screen",
         f"{path}: seats.7: seats are numbered 1 to 4",
         f"{path}: 'pinout' must be a path in quotes, not 5",
     ])
@@ -197,3 +197,16 @@ def test_a_display_size_the_game_cannot_lay_out_is_a_settings_problem(tmp_path):
     assert problems == [f"{path}: display.size: 480x320 turned by display.rotate 90° is "
                         "320x480, smaller than the game can draw: it needs at least 480x320 "
                         "(480 wide, 320 high); using '800x480'"]
+
+
+def test_phones_listen_where_the_settings_say_and_a_bad_address_keeps_the_default(tmp_path):
+    config, problems = load_config(write(tmp_path, '[seats]\n2 = "phone"\n[phones]\n'
+                                         'listen = "192.168.4.1:9000"\n'))
+    assert problems == [] and config.wants_phones and config.listen == ("192.168.4.1", 9000)
+    path = write(tmp_path, '[phones]\nlisten = "everywhere"\nport = 3\n')
+    config, problems = load_config(path)
+    assert config.listen == ("0.0.0.0", 8080) and not config.wants_phones
+    assert sorted(problems) == sorted([
+        f"{path}: phones.listen: expected \"HOST:PORT\" like \"0.0.0.0:8080\", not "
+        "'everywhere'; using 0.0.0.0:8080",
+        f"{path}: phones.port: unknown setting (ignored)"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 import urllib.request
 
 import pytest
@@ -230,3 +232,111 @@ def test_the_press_to_colour_benchmark_runs_and_reports_its_figures():
     figures = json.loads(done.stdout)
     assert set(figures["press_to_colour_ms"]) == {"median", "p95", "max"}
     assert figures["rounds"] == 6 and figures["phones"] == 2
+
+
+def test_a_phone_seat_at_the_table_shows_its_code_and_the_deal_goes_on_when_it_confirms():
+    """[seats] 1 = "phone": the deal's peek for that seat shows its link as a QR code (no
+    clan on the shared screen, R22); the phone gets that seat's own clan while held; its
+    "I have seen my clan" moves the deal on."""
+    from aiohttp import ClientSession
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from tests.ui_helpers import display_app, press
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    devices = SeatDevices.open(config)
+    try:
+        with display_app() as (app, _clock):
+            app.table.devices = devices
+            app.start_menu()
+            app.pump()
+            press(app, "players2")
+            press(app, "start")
+            session = app.session
+            assert app.screen.name == "peek" and app.screen.seat == 0  # the deal's first
+            assert app.screen.device == "phone"
+            app.redraw()
+            regions = {d.name for d in app.canvas.records if d.kind == "region"}
+            assert "qr" in regions
+            words = " ".join(d.name for d in app.canvas.records if d.kind in ("text",
+                                                                              "paragraph"))
+            assert session.private(0).own_clan not in words.lower()
+            url = devices.phone_url(0)
+
+            async def phone() -> str:
+                async with ClientSession() as http:
+                    ws = await http.ws_connect(url + "/live")
+                    hello = await ws.receive_json()
+                    assert hello["name"] == session.seats[0].name
+                    await ws.send_json({"type": "hold"})
+                    clan = (await ws.receive_json())["clan"]
+                    await ws.send_json({"type": "seen"})
+                    await ws.close()
+                    return clan
+
+            assert asyncio.run(phone()) == session.private(0).own_clan
+            for _ in range(50):
+                app.pump()
+                if not (app.screen.name == "peek" and app.screen.seat == 0):
+                    break
+                time.sleep(0.02)
+            assert not (app.screen.name == "peek" and app.screen.seat == 0)
+    finally:
+        devices.close()
+
+
+def test_a_second_phone_on_a_seat_s_link_waits_for_the_table_to_say_yes():
+    """One phone per seat: a second phone opening the same code takes over only after the
+    Pi's screen asks "Anna's phone again?" and someone confirms."""
+    from aiohttp import ClientSession
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from tests.ui_helpers import display_app, press
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    devices = SeatDevices.open(config)
+    try:
+        with display_app() as (app, _clock):
+            app.table.devices = devices
+            app.start_menu()
+            app.pump()
+            press(app, "players2")
+            press(app, "start")
+            url = devices.phone_url(0) + "/live"
+            name = app.session.seats[0].name
+            clan = app.session.private(0).own_clan
+            seen: list[object] = []
+
+            async def two_phones() -> None:  # on their own thread, as phones are
+                async with ClientSession() as http:
+                    first = await http.ws_connect(url)
+                    await first.receive_json(timeout=5)
+                    second = await http.ws_connect(url)
+                    seen.append(await second.receive_json(timeout=5))  # waiting
+                    seen.append(await first.receive_json(timeout=10))  # replaced
+                    seen.append((await second.receive_json(timeout=5))["type"])  # hello
+                    await second.send_json({"type": "hold"})
+                    seen.append((await second.receive_json(timeout=5))["clan"])
+                    await second.close()
+
+            phones = threading.Thread(target=lambda: asyncio.run(two_phones()), daemon=True)
+            phones.start()
+            for _ in range(250):
+                app.pump()
+                if app.screen.name == "confirm":
+                    break
+                time.sleep(0.02)
+            assert app.screen.title == f"{name}'s phone again?"
+            assert len(seen) == 1 and seen[0] == {"type": "waiting"}  # nothing yet
+            press(app, "confirm_yes")
+            phones.join(15)
+            assert seen[1:] == [{"type": "replaced"}, "hello", clan]
+            assert app.screen.name == "peek"
+    finally:
+        devices.close()

@@ -55,9 +55,15 @@ class SeatDevices:
 
     def __init__(self, gpio: dict[int, Any] | None = None, handhelds: dict[int, Any] | None = None,
                  manager: Any = None, pairing: Any = None,
-                 problems: list[str] | None = None) -> None:
+                 problems: list[str] | None = None, phones: Any = None) -> None:
         self.gpio: dict[int, Any] = dict(gpio or {})
         self.handhelds: dict[int, Any] = dict(handhelds or {})
+        self.phones = phones  # clans_pi.phones.devices.Phones, or None
+        self.phone_seats: dict[int, Any] = {}
+        if phones is not None:
+            from ..phones.devices import PhoneDevice
+
+            self.phone_seats = {seat: PhoneDevice(seat, phones) for seat in phones.seats}
         self.manager = manager
         self.pairing = pairing
         self._notices: list[str] = list(problems or [])
@@ -101,12 +107,23 @@ class SeatDevices:
             except (ClansError, OSError) as exc:
                 problems.append(f"handhelds are not available ({exc}); those seats use the "
                                 "on-screen peek")
+        phones = None
+        phone_seats = [s - 1 for s, kind in config.seats.items() if kind == "phone"]
+        if phone_seats:
+            from ..phones.devices import Phones
+
+            try:
+                phones = Phones(phone_seats, config.listen)
+            except OSError as exc:
+                host, port = config.listen
+                problems.append(f"phones cannot be served on {host}:{port} ({exc}); those "
+                                "seats use the on-screen peek")
         for text in problems:
             log.warning("%s", text)
         # On the screen: the sentence in the players' language, the details as logged.
         notices = [_("A seat device is not available: {problem}").format(problem=text)
                    for text in problems]
-        return cls(gpio, handhelds, manager, pairing, notices)
+        return cls(gpio, handhelds, manager, pairing, notices, phones)
 
     # ------------------------------------------------------------ the loop
 
@@ -121,6 +138,8 @@ class SeatDevices:
         if self.manager is not None:
             for event in self.manager.poll():
                 out += self._handheld_event(event)
+        if self.phones is not None:
+            out += self.phones.poll()  # "ready", "seen", "again"
         for seat, kind in out:
             if kind in NOTICES:
                 self._notices.append(_(NOTICES[kind]).format(n=seat + 1))
@@ -158,16 +177,20 @@ class SeatDevices:
     def kind(self, seat: int) -> str:
         if seat in self.gpio:
             return "gpio"
+        if seat in self.phone_seats:
+            return "phone"
         return "handheld" if seat in self.handhelds else "screen"
 
     def peek_kind(self, seat: int) -> str | None:
         """The device a seat should look at now, or None for the on-screen peek."""
-        dev = self.gpio.get(seat) or self.handhelds.get(seat)
+        dev = self.gpio.get(seat) or self.handhelds.get(seat) or self.phone_seats.get(seat)
         return self.kind(seat) if dev is not None and dev.available else None
 
     def deal(self, session: Session) -> None:
         """Give each device its own seat's clan (from that seat's private view only). A
         computer player's seat gets none: nobody may see its clan (R22)."""
+        if self.phones is not None:
+            self.phones.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
         for seat, dev in self._all():
             human = seat < session.num_seats and session.seats[seat].is_human
             dev.set_clan(session.private(seat).own_clan if human else None)
@@ -175,6 +198,8 @@ class SeatDevices:
     def clear(self) -> None:
         for _seat, dev in self._all():
             dev.set_clan(None)
+        if self.phones is not None:
+            self.phones.new_game()  # the old links now say the game is over
 
     def results(self, session: Session) -> None:
         """At the end (R20, R21): each seat's device shows its own result."""
@@ -210,7 +235,12 @@ class SeatDevices:
     # ------------------------------------------------------------ closing
 
     def _all(self) -> list[tuple[int, Any]]:
-        return [*self.gpio.items(), *self.handhelds.items()]
+        return [*self.gpio.items(), *self.handhelds.items(), *self.phone_seats.items()]
+
+    def phone_url(self, seat: int) -> str | None:
+        """The link seat ``seat``'s phone opens (its QR code on the deal's screen)."""
+        dev = self.phone_seats.get(seat)
+        return dev.url if dev is not None else None
 
     def close(self) -> None:
         if self._closed:
@@ -223,6 +253,8 @@ class SeatDevices:
                 dev.close()
         if self.manager is not None:
             self.manager.close()
+        if self.phones is not None:
+            self.phones.close()
 
     def __enter__(self) -> SeatDevices:
         return self

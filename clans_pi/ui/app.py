@@ -276,9 +276,36 @@ class App:
                 self.dimmer.activity(now)  # a seat's button wakes the screen too
             if self.overlay is not None and kind in ("press", "release"):
                 continue  # a seat's button does nothing under the guide's card either
+            if kind == "again":
+                self._ask_phone_again(seat)
+                continue
             self.screen.device_event(seat, kind)
             self.dirty = self.full = True
         self.show_notices()
+
+    def _ask_phone_again(self, seat: int) -> None:
+        """A second phone opened seat ``seat``'s link: it gets nothing until the table
+        says it is that player's new phone (a curious neighbour's gets nothing at all)."""
+        from .screens.confirm import ConfirmScreen
+
+        devices = self.table.devices
+        if devices is None or devices.phones is None:
+            return
+        session = self.table.session
+        name = (session.seats[seat].name if session is not None and seat < session.num_seats
+                else _("Seat {n}").format(n=seat + 1))
+        back_to = self.screen
+        assert back_to is not None
+
+        def use_it() -> None:
+            devices.phones.server.take_over(seat)
+            self.show(back_to)
+
+        self.show(ConfirmScreen(
+            self, title=_("{name}'s phone again?").format(name=name),
+            text=_("Another phone opened {name}'s link. Is it {name}'s? The first one then "
+                   "stops showing the clan.").format(name=name),
+            yes=_("Yes, use it"), no=_("No"), act=use_it, back=lambda: self.show(back_to)))
 
     def quit(self, status: int = 0) -> None:
         """Leave the loop (the window closes) and exit with ``status``. Computer players'

@@ -86,7 +86,8 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         log.warning("%s", problem)
         notices.append(problem)
     devices = None
-    if config is not None and (config.wants_gpio or config.wants_handhelds):
+    if config is not None and (config.wants_gpio or config.wants_handhelds
+                               or config.wants_phones):
         from ..hardware.seats import SeatDevices
 
         devices = SeatDevices.open(config)

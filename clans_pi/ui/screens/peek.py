@@ -21,6 +21,7 @@ from ..canvas import Canvas
 from ..icons import draw_eye, hut_icon
 from ..layout import centered
 from ..panel import draw_avatar
+from ..qr import qr_surface
 from ..theme import BG, CARD, SELECT, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -73,6 +74,7 @@ class PeekScreen(Screen):
         # on the seat's LED or handheld, and letting go confirms. The screen shows no clan.
         self.device = device
         self.device_down = False
+        self.phone_ready = False  # the seat's phone has its page open
 
     def layout(self) -> None:
         w, h = self.size
@@ -119,8 +121,15 @@ class PeekScreen(Screen):
         self.layout()
 
     def device_event(self, seat: int, kind: str) -> None:
-        """The seat's button: pressed shows the clan on its device; let go confirms."""
+        """The seat's button: pressed shows the clan on its device; let go confirms. A
+        phone: "ready" once its page is open, "seen" when its player confirmed there."""
         if self.device is None or seat != self.seat:
+            return
+        if self.device == "phone":
+            if kind == "ready":
+                self.phone_ready = True
+            elif kind == "seen":
+                self._done()
             return
         if kind == "press":
             self.device_down = True
@@ -163,7 +172,36 @@ class PeekScreen(Screen):
         draw_closed_card(self, canvas, r, _("Press and hold to see your clan"),
                          radius=r.height // 8, eye_side=r.height // 2)
 
+    def _draw_phone(self, canvas: Canvas, name: str) -> None:
+        """The seat's phone: its link as a QR code and in letters, and what to do there.
+        The link is the seat's, not a secret of the game: it shows no clan (R22)."""
+        r = self.hold_rect
+        canvas.box(r, CARD, radius=r.height // 8, border=SELECT)
+        devices = self.app.devices
+        url = devices.phone_url(self.seat) if devices is not None else None
+        if url is None:
+            return
+        inner = r.inflate(-r.height // 8, -r.height // 8)
+        code = qr_surface(url, inner.height)
+        at = code.get_rect(midleft=(inner.left, inner.centery))
+        canvas.surface.blit(code, at)
+        canvas.region("qr", at)
+        text = pygame.Rect(at.right + self.px(12), inner.top, inner.right - at.right
+                           - self.px(12), inner.height)
+        words, link = pygame.Rect(text.topleft, (text.width, text.height * 3 // 4)), \
+            pygame.Rect(text.left, text.top + text.height * 3 // 4, text.width, text.height // 4)
+        say = (_("{name}'s phone is ready: hold the button there to see your clan, then "
+                 "confirm there") if self.phone_ready else
+               _("{name}: scan this with your phone's camera, then hold the button on the "
+                 "page to see your clan")).format(name=name)
+        canvas.paragraph(say, words, self.px(22), TEXT, align="left")
+        canvas.paragraph(url.removeprefix("http://"), link, self.px(16), TEXT_DIM, align="left")
+
     def _draw_device(self, canvas: Canvas, name: str) -> None:
+        if self.device == "phone":
+            self._draw_phone(canvas, name)
+            self.buttons[0].draw(canvas)
+            return
         r = self.hold_rect
         canvas.box(r, CARD, radius=r.height // 8, border=SELECT)
         if self.device_down:

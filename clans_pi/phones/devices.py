@@ -1,0 +1,92 @@
+"""Phone seats as seat devices, beside the GPIO seats and the handhelds
+(:class:`clans_pi.hardware.seats.SeatDevices`): the same calls (``set_clan`` at the deal,
+``show_result`` at the end, ``available``) and events polled the same way. The server
+listens only when some seat is a phone, on the settings' ``[phones] listen`` address."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Iterable
+
+from .server import PhoneHub, PhoneSeat, PhoneServer
+from .tokens import SeatTokens
+
+log = logging.getLogger(__name__)
+
+
+class PhoneDevice:
+    """Seat ``seat``'s phone. Its clan (set at the deal from that seat's own view, R22) is
+    what the server sends to that phone alone, while its button is held."""
+
+    available = True  # the screen shows its code: a phone can always be joined
+
+    def __init__(self, seat: int, phones: Phones) -> None:
+        self.seat = seat
+        self.phones = phones
+
+    def set_clan(self, clan: str | None) -> None:
+        self.phones.clans[self.seat] = clan
+
+    def show_result(self, clan: str, won: bool, place: int) -> None:
+        self.phones.hub.over = True
+
+    def close(self) -> None:
+        self.phones.clans.pop(self.seat, None)
+
+    @property
+    def url(self) -> str:
+        return self.phones.url(self.seat)
+
+
+class Phones:
+    """The phone seats of the table and their server."""
+
+    def __init__(self, seats: Iterable[int], listen: tuple[str, int]) -> None:
+        self.seats = sorted(seats)
+        self.clans: dict[int, str | None] = {}
+        self.hub = PhoneHub(SeatTokens.new(self.seats),
+                            {k: PhoneSeat(f"Seat {k + 1}", "") for k in self.seats},
+                            self._clan_of)
+        self.server = PhoneServer(self.hub, *listen)
+        self.host = reachable_host(listen[0])
+        self.port = self.server.start()  # OSError if the address is taken
+        log.info("phones: serving %d seat(s) on %s:%d", len(self.seats), listen[0], self.port)
+
+    def _clan_of(self, seat: int) -> tuple[str, str] | None:
+        clan = self.clans.get(seat)
+        return (clan, clan.capitalize()) if clan else None
+
+    def url(self, seat: int) -> str:
+        return f"http://{self.host}:{self.port}/p/{self.hub.tokens.tokens[seat]}"
+
+    def name_seats(self, names: dict[int, tuple[str, str]]) -> None:
+        """The players' names and pictures, for the phones' pages (public)."""
+        for seat, (name, avatar) in names.items():
+            if seat in self.hub.seats:
+                self.hub.seats[seat] = PhoneSeat(name, avatar)
+
+    def new_game(self) -> None:
+        """New links for a new game; the old ones now say the game is over."""
+        self.hub.tokens = self.hub.tokens.renew(self.seats)
+        self.hub.over = False
+
+    def poll(self) -> list[tuple[int, str]]:
+        return self.hub.poll()
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+def reachable_host(listen_host: str) -> str:
+    """The address a phone on the same network reaches the server at: the listening
+    address itself, or for 0.0.0.0 the address of the interface that leads out (found by
+    connecting a UDP socket, which sends nothing)."""
+    if listen_host not in ("0.0.0.0", "", "::"):
+        return listen_host
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname() + ".local"
