@@ -93,6 +93,8 @@ class GameStore:
             "guide": sorted(session.guide_seen),
             "generation": self.generation + 1,
         }
+        if session.phone_links:
+            payload["phones"] = session.phone_links  # the same QR codes after a restart
         text = payload_text(payload)
         doc = json.dumps({"format": SAVE_FORMAT, "sha256": checksum(text), "payload": payload},
                          separators=(",", ":"))
@@ -270,6 +272,9 @@ def read_save(doc: Any, board: Board, chart: EpochChart, where: str) -> tuple[in
         guide = payload.get("guide", [])  # saves before the guide have none
         if isinstance(guide, list):
             session.guide_seen = {g for g in guide if isinstance(g, str)}
+        phones = payload.get("phones", {})  # saves without phone seats have none
+        if isinstance(phones, dict):
+            session.phone_links = phones
     except KeyError as exc:
         raise SaveError(f"{where}: incomplete: missing {exc}") from None
     except (TypeError, AttributeError, ValueError, IndexError, OverflowError,

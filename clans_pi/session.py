@@ -85,6 +85,9 @@ class Session:
         self._public: Observation | None = None
         # The first-game guide's topics this game has explained (public; saved with it).
         self.guide_seen: set[str] = set()
+        # The phone seats' links (clans_pi.phones.tokens, as JSON), kept with the save so the
+        # same QR code works after a restart; empty when no seat is a phone.
+        self.phone_links: dict[str, Any] = {}
 
     # ------------------------------------------------------------- creating
 

@@ -340,3 +340,37 @@ def test_a_second_phone_on_a_seat_s_link_waits_for_the_table_to_say_yes():
             assert app.screen.name == "peek"
     finally:
         devices.close()
+
+
+def test_a_phone_s_link_is_kept_with_the_save_and_works_after_a_restart(tmp_path):
+    """After a power cut the same QR code still works for the same game: the seats' links
+    are kept with the save and taken up again when the game resumes; a new game makes new
+    ones, and the old ones then say the game is over."""
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.persistence import GameStore
+    from tests.ui_helpers import BOARD, CHART, random_session
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    session = random_session(2, moves=4)
+    first = SeatDevices.open(config)
+    try:
+        first.deal(session)
+        link = first.phones.hub.tokens.tokens[0]
+        GameStore(tmp_path).save(session)
+    finally:
+        first.close()
+    resumed, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert problems == [] and resumed is not None
+    again = SeatDevices.open(config)  # the Pi started again: at first, other links
+    try:
+        assert again.phones.hub.tokens.tokens[0] != link
+        again.deal(resumed)
+        assert again.phones.hub.tokens.seat_of(link) == 0  # the same code, the same seat
+        again.clear()  # back to the menu: the next game gets new links
+        assert again.phones.hub.tokens.seat_of(link) is None
+        assert again.phones.hub.tokens.is_over(link)
+    finally:
+        again.close()

@@ -191,6 +191,7 @@ class SeatDevices:
         computer player's seat gets none: nobody may see its clan (R22)."""
         if self.phones is not None:
             self.phones.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
+            session.phone_links = self.phones.keep_links(session.phone_links)
         for seat, dev in self._all():
             human = seat < session.num_seats and session.seats[seat].is_human
             dev.set_clan(session.private(seat).own_clan if human else None)

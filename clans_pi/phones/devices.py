@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import socket
 from collections.abc import Iterable
+from typing import Any
 
 from .server import PhoneHub, PhoneSeat, PhoneServer
 from .tokens import SeatTokens
@@ -65,6 +66,16 @@ class Phones:
         for seat, (name, avatar) in names.items():
             if seat in self.hub.seats:
                 self.hub.seats[seat] = PhoneSeat(name, avatar)
+
+    def keep_links(self, kept: dict[str, Any]) -> dict[str, Any]:
+        """The links for the game being dealt or resumed: those ``kept`` with its save
+        when they cover every phone seat (the same QR codes after a restart), else this
+        table's own; returned to be kept with the save."""
+        saved = SeatTokens.from_json(kept)
+        if kept and set(self.seats) <= set(saved.tokens):
+            self.hub.tokens = SeatTokens({k: saved.tokens[k] for k in self.seats},
+                                         self.hub.tokens.retired | saved.retired)
+        return self.hub.tokens.to_json()
 
     def new_game(self) -> None:
         """New links for a new game; the old ones now say the game is over."""
