@@ -149,7 +149,11 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
         clan = table.private(seat).own_clan
         return (clan, clan.capitalize()) if clan is not None else None
 
-    hub = PhoneHub(SeatTokens.new(phones),
+    kept = SeatTokens.from_json(session.phone_links)  # the same links when resumed
+    tokens = kept if set(phones) <= set(kept.tokens) else SeatTokens.new(phones)
+    session.phone_links = tokens.to_json()
+    table.save()  # kept with the game at once: a restart before the first move keeps them
+    hub = PhoneHub(tokens,
                    {k: PhoneSeat(session.seats[k].name, session.seats[k].avatar)
                     for k in phones}, clan_of)
     server = PhoneServer(hub, *listen)

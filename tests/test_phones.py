@@ -374,3 +374,28 @@ def test_a_phone_s_link_is_kept_with_the_save_and_works_after_a_restart(tmp_path
         assert again.phones.hub.tokens.is_over(link)
     finally:
         again.close()
+
+
+def test_the_headless_game_keeps_a_phone_s_link_across_a_restart(tmp_path):
+    """Killed while waiting for the phone (a power cut), the headless game started again
+    prints the same link for the same game."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:  # a free port on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "clans_pi.cli", "play", "--headless", "--seats",
+               "phone,random", "--state-dir", str(tmp_path), "--listen", f"127.0.0.1:{port}"]
+    links = []
+    for _life in range(2):
+        with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as game:
+            try:
+                for line in game.stdout:
+                    if line.startswith("phone for "):
+                        links.append(line.split(": ", 1)[1].strip())
+                        break
+            finally:
+                game.kill()
+    assert len(links) == 2 and links[0] == links[1]
