@@ -103,7 +103,9 @@ def test_the_clan_comes_only_while_held_and_only_to_its_seat():
         anna = await client.ws_connect(f"/p/{hub.tokens.tokens[0]}/live")
         cleo = await client.ws_connect(f"/p/{hub.tokens.tokens[2]}/live")
         hello = await anna.receive_json()
+        texts = hello.pop("texts")
         assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "over": False}
+        assert texts["hold"] == "Hold to see your clan"
         assert (await cleo.receive_json())["name"] == "Cleo"
         await anna.send_json({"type": "hold"})
         assert await anna.receive_json() == {"type": "clan", "clan": "red", "label": "Red"}
@@ -399,3 +401,23 @@ def test_the_headless_game_keeps_a_phone_s_link_across_a_restart(tmp_path):
             finally:
                 game.kill()
     assert len(links) == 2 and links[0] == links[1]
+
+
+def test_the_page_speaks_the_players_language_and_shows_the_fifth_clan_as_set():
+    from clans_pi import i18n
+    from clans_pi.phones.devices import Phones
+    from clans_pi.phones.server import page_texts
+
+    i18n.set_language("de")
+    try:
+        assert page_texts()["hold"] == "Halten, um deinen Clan zu sehen"
+        phones = Phones([0], ("127.0.0.1", 0), fifth="white")
+        try:
+            phones.clans[0] = "black"
+            assert phones.hub.clan_of(0) == ("white", "Weiß")
+            phones.clans[0] = "red"
+            assert phones.hub.clan_of(0) == ("red", "Rot")
+        finally:
+            phones.close()
+    finally:
+        i18n.set_language("en")

@@ -113,7 +113,7 @@ class SeatDevices:
             from ..phones.devices import Phones
 
             try:
-                phones = Phones(phone_seats, config.listen)
+                phones = Phones(phone_seats, config.listen, fifth=config.fifth_clan)
             except OSError as exc:
                 host, port = config.listen
                 problems.append(f"phones cannot be served on {host}:{port} ({exc}); those "

@@ -10,6 +10,7 @@ import socket
 from collections.abc import Iterable
 from typing import Any
 
+from ..i18n import _
 from .server import PhoneHub, PhoneSeat, PhoneServer
 from .tokens import SeatTokens
 
@@ -43,8 +44,10 @@ class PhoneDevice:
 class Phones:
     """The phone seats of the table and their server."""
 
-    def __init__(self, seats: Iterable[int], listen: tuple[str, int]) -> None:
+    def __init__(self, seats: Iterable[int], listen: tuple[str, int], *,
+                 fifth: str = "black") -> None:
         self.seats = sorted(seats)
+        self.fifth = fifth  # how the fifth clan is shown (display.fifth_clan)
         self.clans: dict[int, str | None] = {}
         self.hub = PhoneHub(SeatTokens.new(self.seats),
                             {k: PhoneSeat(f"Seat {k + 1}", "") for k in self.seats},
@@ -55,8 +58,13 @@ class Phones:
         log.info("phones: serving %d seat(s) on %s:%d", len(self.seats), listen[0], self.port)
 
     def _clan_of(self, seat: int) -> tuple[str, str] | None:
+        """The seat's clan as its player sees it: the fifth clan white when the settings
+        say so (display.fifth_clan), its name in the players' language."""
         clan = self.clans.get(seat)
-        return (clan, clan.capitalize()) if clan else None
+        if not clan:
+            return None
+        shown = "white" if clan == "black" and self.fifth == "white" else clan
+        return shown, _(shown.capitalize())
 
     def url(self, seat: int) -> str:
         return f"http://{self.host}:{self.port}/p/{self.hub.tokens.tokens[seat]}"

@@ -29,6 +29,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from ..i18n import _
 from .tokens import SeatTokens
 
 log = logging.getLogger(__name__)
@@ -166,12 +167,25 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
     return app
 
 
+def page_texts() -> dict[str, str]:
+    """The page's words in the players' language (the page itself is the same for every
+    seat and language; these come with the hello)."""
+    return {
+        "hold": _("Hold to see your clan"),
+        "seen": _("I have seen my clan"),
+        "only_you": _("Only you look at this phone."),
+        "over": _("The game is over."),
+        "waiting": _("This seat has a phone already: confirm on the table's screen."),
+        "replaced": _("This seat is on another phone now."),
+    }
+
+
 async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     hub.live[seat] = ws
     info = hub.seats[seat]
     hub.events.put((seat, "ready"))
     await ws.send_json({"type": "hello", "name": info.name, "avatar": info.avatar,
-                        "over": hub.over})
+                        "over": hub.over, "texts": page_texts()})
 
 
 async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str) -> None:

@@ -7,6 +7,13 @@ const $ = (id) => document.getElementById(id);
 let ws = null;
 let holding = false;
 let wait = 500;
+// The words until the server's hello brings them in the players' language.
+let texts = {
+  hold: "Hold to see your clan", seen: "I have seen my clan",
+  only_you: "Only you look at this phone.", over: "The game is over.",
+  waiting: "This seat has a phone already: confirm on the table's screen.",
+  replaced: "This seat is on another phone now.",
+};
 
 function hide() {
   holding = false;
@@ -34,17 +41,20 @@ function connect() {
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "hello") {
+      texts = msg.texts || texts;
       $("name").textContent = msg.name;
-      $("status").textContent = msg.over ? "The game is over." : "Only you look at this phone.";
+      $("hold").textContent = texts.hold;
+      $("seen").textContent = texts.seen;
+      $("status").textContent = msg.over ? texts.over : texts.only_you;
       $("hold").disabled = false;
     } else if (msg.type === "clan") {
       show(msg.clan, msg.label);
     } else if (msg.type === "hidden") {
       hide();
     } else if (msg.type === "waiting") {
-      $("status").textContent = "This seat has a phone already: confirm on the table's screen.";
+      $("status").textContent = texts.waiting;
     } else if (msg.type === "replaced") {
-      $("status").textContent = "This seat is on another phone now.";
+      $("status").textContent = texts.replaced;
       $("hold").disabled = true;
       hide();
     }
