@@ -421,3 +421,45 @@ def test_the_page_speaks_the_players_language_and_shows_the_fifth_clan_as_set():
             phones.close()
     finally:
         i18n.set_language("en")
+
+
+def test_at_the_end_each_phone_shows_its_own_seat_s_result():
+    """R20, R21: once the game is over the seat's phone gets its clan, now revealed, and
+    how it did; a phone that opens the page after the end gets it too."""
+    from aiohttp import ClientSession
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from tests.ui_helpers import finished_session
+
+    config = Config()
+    config.seats[2] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    session = finished_session(3)
+    devices = SeatDevices.open(config)
+    try:
+        devices.deal(session)
+        url = devices.phone_url(1) + "/live"
+        obs = session.public()
+        p = session.player_of(1)
+
+        async def phone() -> tuple[dict, dict]:
+            async with ClientSession() as http:
+                ws = await http.ws_connect(url)
+                await ws.receive_json(timeout=5)
+                devices.results(session)
+                result = await ws.receive_json(timeout=5)
+                await ws.close()
+                late = await http.ws_connect(url)
+                await late.receive_json(timeout=5)  # hello
+                again = await late.receive_json(timeout=5)
+                await late.close()
+                return result, again
+
+        result, again = asyncio.run(phone())
+        assert result == again
+        assert result["type"] == "result" and result["clan"] == obs.revealed_clans[p]
+        assert result["won"] == (p in obs.winners) and result["players"] == 3
+        assert result["place"] == 1 + sum(s > obs.scores[p] for s in obs.scores)
+    finally:
+        devices.close()

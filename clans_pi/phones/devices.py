@@ -31,7 +31,13 @@ class PhoneDevice:
         self.phones.clans[self.seat] = clan
 
     def show_result(self, clan: str, won: bool, place: int) -> None:
+        """The end (R20, R21): the phone shows the seat's clan, now revealed, and how it
+        did."""
         self.phones.hub.over = True
+        shown, label = self.phones.clan_label(clan)
+        self.phones.server.tell_result(self.seat, {
+            "clan": shown, "label": label, "won": won, "place": place,
+            "players": self.phones.players})
 
     def close(self) -> None:
         self.phones.clans.pop(self.seat, None)
@@ -48,6 +54,7 @@ class Phones:
                  fifth: str = "black") -> None:
         self.seats = sorted(seats)
         self.fifth = fifth  # how the fifth clan is shown (display.fifth_clan)
+        self.players = 0  # how many play (for "place 2 of 4")
         self.clans: dict[int, str | None] = {}
         self.hub = PhoneHub(SeatTokens.new(self.seats),
                             {k: PhoneSeat(f"Seat {k + 1}", "") for k in self.seats},
@@ -58,11 +65,12 @@ class Phones:
         log.info("phones: serving %d seat(s) on %s:%d", len(self.seats), listen[0], self.port)
 
     def _clan_of(self, seat: int) -> tuple[str, str] | None:
-        """The seat's clan as its player sees it: the fifth clan white when the settings
-        say so (display.fifth_clan), its name in the players' language."""
         clan = self.clans.get(seat)
-        if not clan:
-            return None
+        return self.clan_label(clan) if clan else None
+
+    def clan_label(self, clan: str) -> tuple[str, str]:
+        """A clan as its players see it: the fifth clan white when the settings say so
+        (display.fifth_clan), its name in the players' language."""
         shown = "white" if clan == "black" and self.fifth == "white" else clan
         return shown, _(shown.capitalize())
 
@@ -71,6 +79,7 @@ class Phones:
 
     def name_seats(self, names: dict[int, tuple[str, str]]) -> None:
         """The players' names and pictures, for the phones' pages (public)."""
+        self.players = len(names)
         for seat, (name, avatar) in names.items():
             if seat in self.hub.seats:
                 self.hub.seats[seat] = PhoneSeat(name, avatar)
@@ -89,6 +98,7 @@ class Phones:
         """New links for a new game; the old ones now say the game is over."""
         self.hub.tokens = self.hub.tokens.renew(self.seats)
         self.hub.over = False
+        self.hub.results.clear()
 
     def poll(self) -> list[tuple[int, str]]:
         return self.hub.poll()

@@ -67,6 +67,7 @@ class PhoneHub:
         self.live: dict[int, web.WebSocketResponse] = {}
         self.waiting: dict[int, web.WebSocketResponse] = {}
         self.over = False
+        self.results: dict[int, dict[str, Any]] = {}  # each seat's, once the game is over
 
     def poll(self) -> list[tuple[int, str]]:
         """The phones' events since the last poll (the game's loop calls this)."""
@@ -177,6 +178,9 @@ def page_texts() -> dict[str, str]:
         "over": _("The game is over."),
         "waiting": _("This seat has a phone already: confirm on the table's screen."),
         "replaced": _("This seat is on another phone now."),
+        "won": _("You won!"),
+        # TRANSLATORS: a player's place at the end, on their phone, e.g. "Place 2 of 4".
+        "place": _("Place {place} of {players}"),
     }
 
 
@@ -186,6 +190,8 @@ async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     hub.events.put((seat, "ready"))
     await ws.send_json({"type": "hello", "name": info.name, "avatar": info.avatar,
                         "over": hub.over, "texts": page_texts()})
+    if seat in hub.results:  # a phone that comes back after the end still sees its result
+        await ws.send_json({"type": "result", **hub.results[seat]})
 
 
 async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str) -> None:
@@ -205,6 +211,15 @@ async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str)
         await ws.send_json({"type": "hidden"})
     elif kind == "seen":
         hub.events.put((seat, "seen"))
+
+
+async def tell_result(hub: PhoneHub, seat: int, result: dict[str, Any]) -> None:
+    """The game is over (R20, R21): the seat's phone shows its own result; clans are
+    revealed now, so the result may name the seat's clan."""
+    hub.results[seat] = result
+    ws = hub.live.get(seat)
+    if ws is not None and not ws.closed:
+        await ws.send_json({"type": "result", **result})
 
 
 async def take_over(hub: PhoneHub, seat: int) -> None:
@@ -243,6 +258,10 @@ class PhoneServer:
 
     def take_over(self, seat: int) -> None:
         asyncio.run_coroutine_threadsafe(take_over(self.hub, seat), self.loop).result(10)
+
+    def tell_result(self, seat: int, result: dict[str, Any]) -> None:
+        asyncio.run_coroutine_threadsafe(tell_result(self.hub, seat, result),
+                                         self.loop).result(10)
 
     def stop(self) -> None:
         if self.runner is not None:

@@ -13,6 +13,7 @@ let texts = {
   only_you: "Only you look at this phone.", over: "The game is over.",
   waiting: "This seat has a phone already: confirm on the table's screen.",
   replaced: "This seat is on another phone now.",
+  won: "You won!", place: "Place {place} of {players}",
 };
 
 function hide() {
@@ -51,6 +52,20 @@ function connect() {
       show(msg.clan, msg.label);
     } else if (msg.type === "hidden") {
       hide();
+    } else if (msg.type === "result") {
+      // The game is over: the clans are revealed, so the result stays on the page.
+      const swatch = document.createElement("div");
+      swatch.className = "swatch clan-" + msg.clan;
+      const name = document.createElement("p");
+      name.textContent = msg.label;
+      const how = document.createElement("p");
+      how.className = "result";
+      how.textContent = msg.won ? texts.won : texts.place
+        .replace("{place}", msg.place).replace("{players}", msg.players);
+      $("result").replaceChildren(swatch, name, how);
+      $("status").textContent = texts.over;
+      $("hold").hidden = true;
+      $("seen").hidden = true;
     } else if (msg.type === "waiting") {
       $("status").textContent = texts.waiting;
     } else if (msg.type === "replaced") {
