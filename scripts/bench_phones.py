@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Press-to-colour on a phone seat, over loopback: the time from the phone sending "hold"
 to its clan arriving, through the real server on its own thread (as beside the game's
-loop), with two phones connected. Prints JSON (medians and 95th percentiles, ms).
+loop), with two phones connected; then the CPU the server and both phones' connections
+cost while nothing is held (an upper bound of what phones add to the game's idle CPU).
+Prints JSON (medians and 95th percentiles, ms; idle CPU in percent of one core).
 
     .venv/bin/python scripts/bench_phones.py [--rounds 200]
 """
@@ -25,6 +27,9 @@ from aiohttp import ClientSession  # noqa: E402
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer  # noqa: E402
 from clans_pi.phones.tokens import SeatTokens  # noqa: E402
 
+IDLE_S = 5.0
+idle: list[float] = []
+
 
 async def _measure(base: str, tokens: dict[int, str], rounds: int) -> list[float]:
     async with ClientSession() as http:
@@ -41,6 +46,11 @@ async def _measure(base: str, tokens: dict[int, str], rounds: int) -> list[float
             assert msg["type"] == "clan"
             await ws.send_json({"type": "release"})
             await ws.receive_json()
+        # Idle: both phones connected, nothing held, for IDLE_S seconds; the CPU this
+        # process spends (the server's thread and these two clients) over that time.
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        await asyncio.sleep(IDLE_S)
+        idle.append(100 * (time.process_time() - cpu0) / (time.perf_counter() - wall0))
         for ws in phones.values():
             await ws.close()
         return times
@@ -64,7 +74,9 @@ def main() -> int:
     print(json.dumps({"press_to_colour_ms": {
         "median": round(statistics.median(times), 2),
         "p95": round(times[int(len(times) * 0.95) - 1], 2),
-        "max": round(times[-1], 2)}, "phones": 2, "rounds": args.rounds,
+        "max": round(times[-1], 2)},
+        "idle_cpu_percent_two_phones": round(idle[0], 2), "idle_seconds": IDLE_S,
+        "phones": 2, "rounds": args.rounds,
         "transport": "loopback WebSocket"}))
     return 0
 

@@ -233,6 +233,7 @@ def test_the_press_to_colour_benchmark_runs_and_reports_its_figures():
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert set(figures["press_to_colour_ms"]) == {"median", "p95", "max"}
+    assert figures["idle_cpu_percent_two_phones"] >= 0
     assert figures["rounds"] == 6 and figures["phones"] == 2
 
 
