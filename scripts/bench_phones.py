@@ -5,7 +5,7 @@ loop), with two phones connected; then the CPU the server and both phones' conne
 cost while nothing is held (an upper bound of what phones add to the game's idle CPU).
 Prints JSON (medians and 95th percentiles, ms; idle CPU in percent of one core).
 
-    .venv/bin/python scripts/bench_phones.py [--rounds 200]
+    .venv/bin/python scripts/bench_phones.py [--rounds 200] [--idle-seconds 5]
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from aiohttp import ClientSession  # noqa: E402
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer  # noqa: E402
 from clans_pi.phones.tokens import SeatTokens  # noqa: E402
 
-IDLE_S = 5.0
 idle: list[float] = []
 
 
-async def _measure(base: str, tokens: dict[int, str], rounds: int) -> list[float]:
+async def _measure(base: str, tokens: dict[int, str], rounds: int,
+                   idle_s: float) -> list[float]:
     async with ClientSession() as http:
         phones = {seat: await http.ws_connect(f"{base}/p/{t}/live") for seat, t in tokens.items()}
         for ws in phones.values():
@@ -46,10 +46,10 @@ async def _measure(base: str, tokens: dict[int, str], rounds: int) -> list[float
             assert msg["type"] == "clan"
             await ws.send_json({"type": "release"})
             await ws.receive_json()
-        # Idle: both phones connected, nothing held, for IDLE_S seconds; the CPU this
+        # Idle: both phones connected, nothing held, for idle_s seconds; the CPU this
         # process spends (the server's thread and these two clients) over that time.
         cpu0, wall0 = time.process_time(), time.perf_counter()
-        await asyncio.sleep(IDLE_S)
+        await asyncio.sleep(idle_s)
         idle.append(100 * (time.process_time() - cpu0) / (time.perf_counter() - wall0))
         for ws in phones.values():
             await ws.close()
@@ -59,6 +59,7 @@ async def _measure(base: str, tokens: dict[int, str], rounds: int) -> list[float
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--idle-seconds", type=float, default=5.0)
     args = parser.parse_args()
     hub = PhoneHub(SeatTokens.new([0, 1]), {0: PhoneSeat("Anna", "fox"),
                                              1: PhoneSeat("Ben", "owl")},
@@ -67,7 +68,7 @@ def main() -> int:
     port = server.start()
     try:
         times = asyncio.run(_measure(f"http://127.0.0.1:{port}", hub.tokens.tokens,
-                                     args.rounds))
+                                     args.rounds, args.idle_seconds))
     finally:
         server.stop()
     times.sort()
@@ -75,7 +76,7 @@ def main() -> int:
         "median": round(statistics.median(times), 2),
         "p95": round(times[int(len(times) * 0.95) - 1], 2),
         "max": round(times[-1], 2)},
-        "idle_cpu_percent_two_phones": round(idle[0], 2), "idle_seconds": IDLE_S,
+        "idle_cpu_percent_two_phones": round(idle[0], 2), "idle_seconds": args.idle_seconds,
         "phones": 2, "rounds": args.rounds,
         "transport": "loopback WebSocket"}))
     return 0
