@@ -13,7 +13,7 @@ from typing import Final
 
 from ..i18n import _
 from ..options import FIFTH_CLANS, shown_clan
-from .theme import CLAN_COLORS, CLAN_INK, CLAN_LABEL, CLAN_OUTLINE, Color, mix
+from ..palette import CLAN_COLORS, CLAN_INK, CLAN_LABEL, CLAN_OUTLINE, Color, mark_color
 
 __all__ = ["DEFAULT_LOOK", "FIFTH_CLANS", "ClanLook"]
 
@@ -46,7 +46,7 @@ class ClanLook:
     def mark_color(self, clan: str) -> Color:
         """The colour of ``clan``'s mark: halfway from its colour toward its ink, plain to
         see on the hut yet not so strong that the hut stops looking ``clan``'s colour."""
-        return mix(self.color(clan), self.ink(clan), 0.5)
+        return mark_color(self.shown(clan))
 
     def label(self, clan: str) -> str:
         """The clan's name as players see it ("White" for the fifth clan when white)."""

@@ -1,27 +1,16 @@
-"""Each clan's mark: a pattern drawn over its colour, so a clan can be told from the others
-without seeing colour (colour-blind players, a dim room).
+"""Each clan's mark drawn with pygame: a pattern over its colour, so a clan can be told from
+the others without seeing colour (colour-blind players, a dim room).
 
-The same family as the Pico handheld's display (firmware/handheld.py ``pattern_ops``):
-red horizontal stripes, blue vertical stripes, green diagonal stripes, yellow dots, black
-(or white, the same clan) a checkerboard. So one clan looks alike on every device.
+Which clan has which mark is :data:`clans_pi.palette.MARKS`, the one source that the Pico
+handheld's display (firmware/handheld.py ``pattern_ops``) and the phones' page
+(``clans_pi/phones/page/phone.css``) follow too. So one clan looks alike on every device.
 """
 
 from __future__ import annotations
 
-from typing import Final
-
 import pygame
 
-from .theme import Color
-
-#: The pattern of each clan (engine ids; the fifth clan has one mark, black or white).
-MARKS: Final[dict[str, str]] = {
-    "red": "horizontal",
-    "blue": "vertical",
-    "green": "diagonal",
-    "yellow": "dots",
-    "black": "checks",
-}
+from ..palette import MARKS, Color
 
 
 def mark_period(size: int) -> int:

@@ -10,47 +10,14 @@ from typing import Final
 
 from ..i18n import N_
 
-Color = tuple[int, int, int]
-
-# The clan colours as shown, keyed by colour name: the engine's five clans, and "white",
-# the fifth clan when the settings show it white (R3; its engine id stays "black"). Chosen to
-# stay apart from each other and from every terrain they stand on, also under simulated
-# protanopia, deuteranopia and tritanopia (tests/test_palette.py measures it).
-CLAN_COLORS: Final[dict[str, Color]] = {
-    "red": (250, 35, 10),
-    "blue": (10, 63, 215),
-    "green": (0, 153, 94),
-    "yellow": (252, 238, 13),
-    "black": (16, 16, 18),
-    "white": (248, 252, 255),
-}
-#: Number colour on each clan's hut (and text on its colour), chosen for contrast.
-CLAN_INK: Final[dict[str, Color]] = {
-    "red": (255, 255, 255),
-    "blue": (255, 255, 255),
-    "green": (255, 255, 255),
-    "yellow": (30, 30, 30),
-    "black": (255, 255, 255),
-    "white": (30, 30, 30),
-}
-#: The outline of each clan's hut: dark, except round the black hut, which would vanish.
-CLAN_OUTLINE: Final[dict[str, Color]] = {
-    "red": (20, 20, 24),
-    "blue": (20, 20, 24),
-    "green": (20, 20, 24),
-    "yellow": (20, 20, 24),
-    "black": (250, 250, 250),
-    "white": (20, 20, 24),
-}
-#: Each clan's name, marked for translation: show it as ``_(CLAN_LABEL[clan])``.
-CLAN_LABEL: Final[dict[str, str]] = {
-    "red": N_("Red"),
-    "blue": N_("Blue"),
-    "green": N_("Green"),
-    "yellow": N_("Yellow"),
-    "black": N_("Black"),
-    "white": N_("White"),
-}
+# The clans' colours, ink, outlines and names (and their marks) are in clans_pi/palette.py,
+# which the phones' page shows too; named here for the screens.
+from ..palette import CLAN_COLORS as CLAN_COLORS
+from ..palette import CLAN_INK as CLAN_INK
+from ..palette import CLAN_LABEL as CLAN_LABEL
+from ..palette import CLAN_OUTLINE as CLAN_OUTLINE
+from ..palette import Color as Color
+from ..palette import mix as mix
 
 TERRAIN_COLORS: Final[dict[str, Color]] = {
     "forest": (61, 106, 77),
@@ -102,11 +69,3 @@ def roman(n: int) -> str:
     """Epoch numbers as on the chart (I-V); plain digits past X."""
     return ROMAN[n] if 0 < n < len(ROMAN) else str(n)
 
-
-def mix(a: Color, b: Color, t: float) -> Color:
-    """Blend ``a`` toward ``b`` by ``t`` (0..1)."""
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
