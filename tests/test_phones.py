@@ -104,17 +104,20 @@ def test_the_clan_comes_only_while_held_and_only_to_its_seat():
         cleo = await client.ws_connect(f"/p/{hub.tokens.tokens[2]}/live")
         hello = await anna.receive_json()
         texts = hello.pop("texts")
-        assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "over": False}
+        assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "picture": False,
+                         "over": False, "lang": "en"}
         assert texts["hold"] == "Hold to see your clan"
         assert (await cleo.receive_json())["name"] == "Cleo"
         await anna.send_json({"type": "hold"})
-        assert await anna.receive_json() == {"type": "clan", "clan": "red", "label": "Red"}
+        assert await anna.receive_json() == {"type": "clan", "clan": "red", "label": "Red",
+                                             "mark": "horizontal"}
         await anna.send_json({"type": "release"})
         assert await anna.receive_json() == {"type": "hidden"}
         await anna.send_str("not json at all")  # garbage is ignored
         await anna.send_json({"type": "seen"})
         await cleo.send_json({"type": "hold"})
-        assert await cleo.receive_json() == {"type": "clan", "clan": "blue", "label": "Blue"}
+        assert await cleo.receive_json() == {"type": "clan", "clan": "blue", "label": "Blue",
+                                             "mark": "vertical"}
         await anna.close()
         await cleo.close()
     run(go, hub)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..i18n import _
+from ..palette import CLAN_LABEL, mark_of
 from .server import PhoneHub, PhoneSeat, PhoneServer
 from .tokens import SeatTokens
 
@@ -36,8 +37,8 @@ class PhoneDevice:
         self.phones.hub.over = True
         shown, label = self.phones.clan_label(clan)
         self.phones.server.tell_result(self.seat, {
-            "clan": shown, "label": label, "won": won, "place": place,
-            "players": self.phones.players})
+            "clan": shown, "label": label, "mark": mark_of(shown), "won": won,
+            "place": place, "players": self.phones.players})
 
     def close(self) -> None:
         self.phones.clans.pop(self.seat, None)
@@ -55,6 +56,10 @@ class Phones:
         self.seats = sorted(seats)
         self.fifth = fifth  # how the fifth clan is shown (display.fifth_clan)
         self.players = 0  # how many play (for "place 2 of 4")
+        #: A seat's picture as PNG from its seat number and avatar key ("": the screen
+        #: picks one by seat), or None: set by the screen's UI, which draws them. Left None,
+        #: as in the headless game, the pages show the names alone.
+        self.picture: Callable[[int, str], bytes | None] | None = None
         self.clans: dict[int, str | None] = {}
         self.hub = PhoneHub(SeatTokens.new(self.seats),
                             {k: PhoneSeat(f"Seat {k + 1}", "") for k in self.seats},
@@ -72,17 +77,23 @@ class Phones:
         """A clan as its players see it: the fifth clan white when the settings say so
         (display.fifth_clan), its name in the players' language."""
         shown = "white" if clan == "black" and self.fifth == "white" else clan
-        return shown, _(shown.capitalize())
+        return shown, _(CLAN_LABEL[shown])
 
     def url(self, seat: int) -> str:
         return f"http://{self.host}:{self.port}/p/{self.hub.tokens.tokens[seat]}"
 
     def name_seats(self, names: dict[int, tuple[str, str]]) -> None:
-        """The players' names and pictures, for the phones' pages (public)."""
+        """The players' names and pictures, for the phones' pages (public). The pictures are
+        made here, on the game's thread, so the server's thread only hands out bytes."""
         self.players = len(names)
         for seat, (name, avatar) in names.items():
             if seat in self.hub.seats:
                 self.hub.seats[seat] = PhoneSeat(name, avatar)
+                png = self.picture(seat, avatar) if self.picture is not None else None
+                if png is not None:
+                    self.hub.pictures[seat] = png
+                else:
+                    self.hub.pictures.pop(seat, None)
 
     def keep_links(self, kept: dict[str, Any]) -> dict[str, Any]:
         """The links for the game being dealt or resumed: those ``kept`` with its save

@@ -1,8 +1,10 @@
 """The phones' server: the page each phone seat opens, and a live channel (WebSocket) per
 seat that carries that seat's clan only, only while the phone's button is held (R22).
 
-State stays in the table; the server relays per-seat views: the name and picture, and the
-clan from ``clan_of(seat)`` (the table's private view of that seat) when its phone holds.
+State stays in the table; the server relays per-seat views: the name and picture (a PNG
+made by whoever has pictures: the screen's UI; the headless game has none), and the clan
+from ``clan_of(seat)`` (the table's private view of that seat) with its mark when its
+phone holds.
 What the phones do comes back as ``(seat, kind)`` events on :attr:`PhoneHub.events` for the
 game's loop to poll, as the other seat devices' buttons do: "ready" (a phone connected),
 "seen" (the deal's peek confirmed), "again" (a second phone opened the same code: the
@@ -29,7 +31,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from ..i18n import _
+from ..i18n import _, language
+from ..palette import mark_of
 from .tokens import SeatTokens
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,7 @@ class PhoneHub:
         self.waiting: dict[int, web.WebSocketResponse] = {}
         self.over = False
         self.results: dict[int, dict[str, Any]] = {}  # each seat's, once the game is over
+        self.pictures: dict[int, bytes] = {}  # each seat's player's picture (PNG), if any
 
     def poll(self) -> list[tuple[int, str]]:
         """The phones' events since the last poll (the game's loop calls this)."""
@@ -129,6 +133,18 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
         return web.Response(body=_asset("phone.html"), content_type="text/html",
                             charset="utf-8")
 
+    async def picture(request: web.Request) -> web.Response:
+        """The seat's player's picture (public, yet only to the seat's link)."""
+        token = request.match_info["token"]
+        refused = _refusal(request, token)
+        if refused is not None:
+            return refused
+        seat = hub.tokens.seat_of(token)
+        png = hub.pictures.get(seat) if seat is not None else None
+        if png is None:
+            return web.Response(status=404, text="No picture for this seat.\n")
+        return web.Response(body=png, content_type="image/png")
+
     async def asset(request: web.Request) -> web.Response:
         name = request.match_info["name"]
         kinds = {"phone.js": "text/javascript", "phone.css": "text/css"}
@@ -164,6 +180,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
     app = web.Application(middlewares=[headers])
     app.router.add_get("/p/{token}", page)
     app.router.add_get("/p/{token}/live", live)
+    app.router.add_get("/p/{token}/picture.png", picture)
     app.router.add_get("/{name:phone\\.(?:js|css)}", asset)
     return app
 
@@ -172,6 +189,8 @@ def page_texts() -> dict[str, str]:
     """The page's words in the players' language (the page itself is the same for every
     seat and language; these come with the hello)."""
     return {
+        # TRANSLATORS: the phone's page while it (re)connects to the table.
+        "connecting": _("Connecting…"),
         "hold": _("Hold to see your clan"),
         "seen": _("I have seen my clan"),
         "only_you": _("Only you look at this phone."),
@@ -189,7 +208,8 @@ async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     info = hub.seats[seat]
     hub.events.put((seat, "ready"))
     await ws.send_json({"type": "hello", "name": info.name, "avatar": info.avatar,
-                        "over": hub.over, "texts": page_texts()})
+                        "picture": seat in hub.pictures, "over": hub.over,
+                        "lang": language(), "texts": page_texts()})
     if seat in hub.results:  # a phone that comes back after the end still sees its result
         await ws.send_json({"type": "result", **hub.results[seat]})
 
@@ -206,7 +226,8 @@ async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str)
     if kind == "hold":
         clan = hub.clan_of(seat)
         if clan is not None:
-            await ws.send_json({"type": "clan", "clan": clan[0], "label": clan[1]})
+            await ws.send_json({"type": "clan", "clan": clan[0], "label": clan[1],
+                                "mark": mark_of(clan[0])})
     elif kind == "release":
         await ws.send_json({"type": "hidden"})
     elif kind == "seen":

@@ -27,6 +27,7 @@ from ..table import Table
 from ..table.computers import BotFactory, Stage
 from ..table.guide import Guide, GuideMemory
 from . import languages
+from .avatars import seat_picture_png
 from .guide_overlay import GuideOverlay
 from .languages import LanguageFile
 
@@ -104,6 +105,8 @@ class App:
                            notifier=notifier, bots=bots, hints=hints, guide=guide,
                            stage=self._stage)
         self.table.listen(self._heard)
+        if devices is not None and devices.phones is not None:
+            devices.phones.picture = seat_picture_png  # the phones' pages show the players
         self.nav = Navigator(self)  # the way between screens
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[str] = []  # notices after it, each shown in turn
