@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..i18n import _, language
 from ..palette import mark_of
@@ -177,7 +177,14 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
                 del hub.waiting[seat]
         return ws
 
+    async def going_away(_app: web.Application) -> None:
+        # The server stops (the game quits, the Pi shuts down): close the phones' channels,
+        # else the runner's clean-up waits for them. The pages try again by themselves.
+        for ws in [*hub.live.values(), *hub.waiting.values()]:
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the table stops")
+
     app = web.Application(middlewares=[headers])
+    app.on_shutdown.append(going_away)
     app.router.add_get("/p/{token}", page)
     app.router.add_get("/p/{token}/live", live)
     app.router.add_get("/p/{token}/picture.png", picture)
@@ -270,7 +277,8 @@ class PhoneServer:
         return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
 
     async def _start(self) -> int:
-        self.runner = web.AppRunner(make_app(self.hub), access_log=None)  # no tokens logged
+        self.runner = web.AppRunner(make_app(self.hub), access_log=None,  # no tokens logged
+                                    shutdown_timeout=2.0)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
