@@ -1,59 +1,168 @@
 """A phone seat's page in a real browser (issue 16): Debian's Chromium, headless, driven by
-Playwright at a phone's size. Press and hold shows the seat's clan; let go and the clan is
-gone from the document (R22: nothing of it stays for a screenshot or the app switcher)."""
+Playwright at a phone's size. Press and hold shows the seat's clan, its colour and its mark;
+let go and the clan is gone from the document (R22: nothing of it stays for a screenshot or
+the app switcher). The player's picture is shown with the name, where there is one."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import shutil
 
 import pytest
 
+from clans_pi.palette import CLAN_COLORS
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer
 from clans_pi.phones.tokens import SeatTokens
+from clans_pi.ui.avatars import PICTURE_SIDE, seat_picture_png
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs Debian's chromium (apt install chromium)")
 
-
 @pytest.fixture
 def served():
-    hub = PhoneHub(SeatTokens.new([1]), {1: PhoneSeat("Ben", "owl")},
-                   lambda seat: ("red", "Red") if seat == 1 else None)
+    """Seat 1 (Ben, with a picture) and seat 3 (Dev, none, as in the headless game); the
+    clan of each is ``clans[seat]``."""
+    clans = {1: "red", 3: "blue"}
+    hub = PhoneHub(SeatTokens.new([1, 3]), {1: PhoneSeat("Ben", "owl"), 3: PhoneSeat("Dev", "")},
+                   lambda seat: (clans[seat], clans[seat].capitalize()) if seat in clans
+                   else None)
+    hub.pictures[1] = seat_picture_png(1, "owl")
     server = PhoneServer(hub, "127.0.0.1", 0)
     port = server.start()
     try:
-        yield hub, f"http://127.0.0.1:{port}/p/{hub.tokens.tokens[1]}"
+        yield hub, clans, {k: f"http://127.0.0.1:{port}/p/{token}"
+                           for k, token in hub.tokens.tokens.items()}
     finally:
         server.stop()
 
 
-def test_hold_shows_the_clan_and_letting_go_removes_it_from_the_page(served, tmp_path):
-    hub, url = served
+@pytest.fixture(scope="module")
+def chromium():
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844},
-                                    device_scale_factor=2, has_touch=True)
-            page.goto(url)
-            page.wait_for_selector("#hold:not([disabled])")
-            assert page.inner_text("#name") == "Ben"
-            assert "red" not in page.content().lower().replace("referrer", "")
-            box = page.locator("#hold").bounding_box()
-            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            page.mouse.down()
-            page.wait_for_selector(".swatch.clan-red")
-            assert page.inner_text("#secret") == "Red"
-            held = tmp_path / "held.png"
-            page.screenshot(path=str(held))
-            page.mouse.up()
-            page.wait_for_function("document.querySelector('#secret').children.length === 0")
-            html = page.content()
-            assert "clan-red" not in html and ">Red<" not in html
-            page.click("#seen")
-            page.wait_for_timeout(200)
+            yield launched
         finally:
-            browser.close()
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """A fresh browser context (no storage shared between tests) on the module's Chromium."""
+    context = chromium.new_context(has_touch=True, device_scale_factor=1)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def _open(browser, url: str, size=(390, 844)):
+    page = browser.new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(url)
+    page.wait_for_selector("#hold:not([disabled])")
+    return page
+
+
+def _hold(page) -> None:
+    box = page.locator("#hold").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_selector("#secret .swatch")
+
+
+def _swatch_pixels(page) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """The held swatch as the screen shows it: width, height, RGB pixels (inside its
+    border and its name's plate)."""
+    import pygame
+
+    png = page.locator("#secret .swatch").screenshot()
+    image = pygame.image.load(io.BytesIO(png), "swatch.png")
+    w, h = image.get_size()
+    return w, h, [tuple(image.get_at((x, y)))[:3] for y in range(h) for x in range(w)]
+
+
+def _stripes(w: int, h: int, px: list, along: str) -> int:
+    """How many times the colour changes along the swatch's middle row ("x") or middle
+    column ("y"), away from its border and its name's plate."""
+    if along == "x":
+        line = [px[(h // 5) * w + x] for x in range(6, w - 6)]
+    else:
+        line = [px[y * w + w // 5] for y in range(6, h - 6)]
+    return sum(a != b for a, b in itertools.pairwise(line))
+
+
+def test_hold_shows_the_clan_and_letting_go_removes_it_from_the_page(served, browser):
+    hub, _clans, urls = served
+    page = _open(browser, urls[1])
+    assert page.inner_text("#name") == "Ben"
+    assert "red" not in page.content().lower().replace("referrer", "")
+    _hold(page)
+    assert page.inner_text("#secret") == "Red"
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#secret').children.length === 0")
+    html = page.content()
+    assert "clan-" not in html and "mark-" not in html and ">Red<" not in html
+    assert "held" not in page.evaluate("document.body.className")
+    page.click("#seen")
+    page.wait_for_timeout(200)
     assert (1, "seen") in hub.poll()
-    assert held.stat().st_size > 1000
+
+
+def test_the_held_swatch_shows_the_clan_s_colour_and_mark(served, browser):
+    """Red's horizontal stripes change colour down the swatch and not across it; blue's
+    vertical ones across and not down: the mark is drawn, and each clan's is its own."""
+    _hub, _clans, urls = served
+    red, blue = _open(browser, urls[1]), _open(browser, urls[3])
+    _hold(red)
+    _hold(blue)
+    w, h, px = _swatch_pixels(red)
+    assert w >= 200 and h >= 150  # big while held
+    assert _stripes(w, h, px, "y") >= 6 and _stripes(w, h, px, "x") == 0
+    assert CLAN_COLORS["red"] in px
+    w, h, px = _swatch_pixels(blue)
+    assert _stripes(w, h, px, "x") >= 6 and _stripes(w, h, px, "y") == 0
+    assert CLAN_COLORS["blue"] in px
+    assert "repeating-linear-gradient" in red.evaluate(
+        "getComputedStyle(document.querySelector('#secret .swatch')).backgroundImage")
+
+
+@pytest.mark.parametrize("clan", ["green", "yellow", "black", "white"])
+def test_every_clan_s_mark_is_drawn_over_its_colour(served, browser, clan):
+    _hub, clans, urls = served
+    clans[1] = clan
+    page = _open(browser, urls[1])
+    _hold(page)
+    w, h, px = _swatch_pixels(page)
+    assert CLAN_COLORS[clan] in px
+    assert _stripes(w, h, px, "x") >= 4 and _stripes(w, h, px, "y") >= 4, clan
+
+
+def test_the_page_shows_the_player_s_picture_or_the_name_alone(served, browser):
+    _hub, _clans, urls = served
+    ben = _open(browser, urls[1])
+    ben.wait_for_function("document.querySelector('#picture').complete")
+    assert ben.is_visible("#picture")
+    assert ben.evaluate("document.querySelector('#picture').naturalWidth") == PICTURE_SIDE
+    assert ben.get_attribute("#picture", "src").endswith("/picture.png")
+    dev = _open(browser, urls[3])  # no picture (the headless game): the name alone
+    assert dev.inner_text("#name") == "Dev" and not dev.is_visible("#picture")
+    assert dev.get_attribute("#picture", "src") is None
+
+
+@pytest.mark.parametrize("size", [(320, 568), (360, 640), (390, 844), (412, 915)])
+def test_at_phone_sizes_everything_fits_and_the_button_is_at_the_thumb(served, browser, size):
+    _hub, _clans, urls = served
+    page = _open(browser, urls[1], size)
+    hold = page.locator("#hold").bounding_box()
+    assert hold["height"] >= 48 and hold["y"] + hold["height"] <= size[1]
+    assert hold["y"] >= size[1] / 2 and hold["width"] >= size[0] * 0.8  # the lower screen
+    _hold(page)
+    swatch = page.locator("#secret .swatch").bounding_box()
+    assert swatch["height"] >= 100 and swatch["width"] >= size[0] * 0.8
+    assert page.evaluate("document.documentElement.scrollHeight") <= size[1]  # no scrolling
+    style = page.evaluate("getComputedStyle(document.body).userSelect")
+    assert style == "none"

@@ -162,7 +162,9 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
         if seat in hub.live and not hub.live[seat].closed:
             hub.waiting[seat] = ws  # one phone per seat: the table's screen asks first
             hub.events.put((seat, "again"))
-            await ws.send_json({"type": "waiting"})
+            # Not the seat's phone yet, so no clan; the seat's name, picture and words are
+            # the link's to know (public).
+            await ws.send_json({"type": "waiting", **_public(hub, seat)})
         else:
             await _welcome(hub, seat, ws)
         try:
@@ -210,13 +212,18 @@ def page_texts() -> dict[str, str]:
     }
 
 
+def _public(hub: PhoneHub, seat: int) -> dict[str, Any]:
+    """What any phone holding the seat's link may know: the name, whether there is a
+    picture, the language and the page's words in it."""
+    info = hub.seats[seat]
+    return {"name": info.name, "avatar": info.avatar, "picture": seat in hub.pictures,
+            "lang": language(), "texts": page_texts()}
+
+
 async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     hub.live[seat] = ws
-    info = hub.seats[seat]
     hub.events.put((seat, "ready"))
-    await ws.send_json({"type": "hello", "name": info.name, "avatar": info.avatar,
-                        "picture": seat in hub.pictures, "over": hub.over,
-                        "lang": language(), "texts": page_texts()})
+    await ws.send_json({"type": "hello", **_public(hub, seat), "over": hub.over})
     if seat in hub.results:  # a phone that comes back after the end still sees its result
         await ws.send_json({"type": "result", **hub.results[seat]})
 
