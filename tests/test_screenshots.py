@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,9 +18,19 @@ def test_stored_screenshots_match_a_fresh_render():
     assert proc.returncode == 0, proc.stderr
 
 
+def test_the_phone_page_s_screenshot_matches_a_fresh_one_from_the_browser():
+    """scripts/make_phone_screenshot.py: Debian's Chromium, driven by Playwright."""
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_phone_screenshot.py"),
+                           "--check"], capture_output=True, text=True, timeout=120,
+                          check=False)
+    if proc.returncode == 77:
+        pytest.skip(proc.stderr.strip())
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_readme_shows_them():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     made = sorted(p.name for p in (ROOT / "scripts" / "screenshots").glob("*.png"))
-    assert len(made) == 9
+    assert len(made) == 10  # nine renders and the phone's page
     for name in made:
         assert f"scripts/screenshots/{name}" in readme
