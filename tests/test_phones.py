@@ -209,7 +209,10 @@ def test_the_headless_game_waits_for_each_phone_s_peek_then_plays(tmp_path):
             async with http.get(url) as r:
                 assert r.status == 200
             ws = await http.ws_connect(url + "/live")
-            assert (await ws.receive_json())["name"] == "Phone 1"
+            hello = await ws.receive_json()
+            assert hello["name"] == "Phone 1" and hello["picture"] is False  # no pictures
+            async with http.get(url + "/picture.png") as r:
+                assert r.status == 404
             assert not [line for line in lines if line.startswith("saved move")]  # waits
             await ws.send_json({"type": "hold"})
             clan = (await ws.receive_json())["clan"]

@@ -166,3 +166,30 @@ def test_at_phone_sizes_everything_fits_and_the_button_is_at_the_thumb(served, b
     assert page.evaluate("document.documentElement.scrollHeight") <= size[1]  # no scrolling
     style = page.evaluate("getComputedStyle(document.body).userSelect")
     assert style == "none"
+
+
+def test_the_page_speaks_the_players_language_also_when_the_table_is_lost(served, browser):
+    from clans_pi import i18n
+
+    _hub, _clans, urls = served
+    i18n.set_language("de")
+    try:
+        page = _open(browser, urls[1])
+        assert page.inner_text("#hold") == "Halten, um deinen Clan zu sehen"
+        assert page.evaluate("document.documentElement.lang") == "de"
+        page.evaluate("ws.close()")  # the Wi-Fi dropped
+        page.wait_for_selector("body.connecting")
+        assert page.inner_text("#status") == "Verbindung wird hergestellt…"
+        page.wait_for_selector("body.ready")  # and it comes back by itself
+    finally:
+        i18n.set_language("en")
+
+
+def test_an_old_game_s_page_says_so_and_stops_trying(served, browser):
+    hub, _clans, urls = served
+    page = _open(browser, urls[1])
+    hub.tokens = hub.tokens.renew([1, 3])  # a new game at the table
+    page.evaluate("ws.close()")
+    page.wait_for_selector("body.ended")
+    assert page.inner_text("#status") == "The game is over."
+    assert not page.is_visible("#hold")

@@ -187,3 +187,30 @@ def test_the_server_stops_at_once_with_phones_connected_and_they_hear_it():
     assert took < 1.5, f"stopping took {took:.1f} s"
     from aiohttp import WSMsgType
     assert closed and closed[0] in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+
+
+def test_the_screen_s_app_gives_the_phones_the_players_pictures():
+    """With the screen, the phones' pages show each player's picture, drawn by the UI (the
+    phones package draws nothing) at the deal, the screen's own avatar for the seat."""
+    import urllib.request
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.ui.app import App
+    from clans_pi.ui.avatars import seat_picture_png
+    from tests.ui_helpers import BOARD, CHART, random_session
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    devices = SeatDevices.open(config)
+    try:
+        App(BOARD, CHART, size=(800, 480), devices=devices)
+        session = random_session(2, moves=0)
+        devices.deal(session)
+        png = devices.phones.hub.pictures[0]
+        assert png.startswith(b"\x89PNG") and png == seat_picture_png(0, session.seats[0].avatar)
+        with urllib.request.urlopen(devices.phone_url(0) + "/picture.png", timeout=5) as r:
+            assert r.read() == png and r.headers["Content-Type"] == "image/png"
+    finally:
+        devices.close()
