@@ -177,6 +177,8 @@ def test_the_page_speaks_the_players_language_also_when_the_table_is_lost(served
         page = _open(browser, urls[1])
         assert page.inner_text("#hold") == "Halten, um deinen Clan zu sehen"
         assert page.evaluate("document.documentElement.lang") == "de"
+        kept = page.evaluate("JSON.parse(localStorage.getItem('clans-texts'))")  # for a reload
+        assert kept["connecting"] == "Verbindung wird hergestellt…"
         page.evaluate("ws.close()")  # the Wi-Fi dropped
         page.wait_for_selector("body.connecting")
         assert page.inner_text("#status") == "Verbindung wird hergestellt…"

@@ -214,3 +214,17 @@ def test_the_screen_s_app_gives_the_phones_the_players_pictures():
             assert r.read() == png and r.headers["Content-Type"] == "image/png"
     finally:
         devices.close()
+
+
+def test_the_phones_and_the_palette_import_no_pygame():
+    """The headless game serves phones with no screen: the page's colours and marks come
+    from clans_pi.palette, and the pictures from whoever hands the phones a renderer."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, clans_pi.palette, clans_pi.phones.devices, clans_pi.phones.server; "
+            "print(sorted(m for m in sys.modules if 'pygame' in m or m.startswith('clans_pi.ui')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]"

@@ -147,4 +147,5 @@ document.addEventListener("selectstart", (event) => event.preventDefault());
 document.addEventListener("visibilitychange", release);
 window.addEventListener("blur", release);
 $("seen").addEventListener("click", () => { send("seen"); $("seen").hidden = true; });
+enter("connecting");
 connect();
