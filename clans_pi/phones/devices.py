@@ -94,6 +94,22 @@ class Phones:
                                          self.hub.tokens.retired | saved.retired)
         return self.hub.tokens.to_json()
 
+    def use_seats(self, seats: Iterable[int]) -> None:
+        """Serve ``seats`` from now on (the start screen changed which seats are phones):
+        a seat that stays keeps its link, a new one gets its own, a seat that is no longer
+        a phone is refused as any wrong link."""
+        self.seats = sorted(seats)
+        tokens = self.hub.tokens
+        fresh = SeatTokens.new([k for k in self.seats if k not in tokens.tokens])
+        self.hub.tokens = SeatTokens({**{k: tokens.tokens[k] for k in self.seats
+                                         if k in tokens.tokens}, **fresh.tokens},
+                                     tokens.retired)
+        self.hub.seats = {k: self.hub.seats.get(k, PhoneSeat(f"Seat {k + 1}", ""))
+                          for k in self.seats}
+        for seat in list(self.clans):
+            if seat not in self.seats:
+                del self.clans[seat]
+
     def new_game(self) -> None:
         """New links for a new game; the old ones now say the game is over."""
         self.hub.tokens = self.hub.tokens.renew(self.seats)

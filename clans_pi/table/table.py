@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -110,9 +110,14 @@ class Table:
             self.begin(session, resumed=True)
         return session
 
-    def new_game(self, seats: Sequence[Seat]) -> Session:
-        """Deal a new game for ``seats`` (table order) and begin it."""
+    def new_game(self, seats: Sequence[Seat], *, phones: Iterable[int] | None = None) -> Session:
+        """Deal a new game for ``seats`` (table order) and begin it. ``phones``: the seats
+        whose people see their clan on a phone this game (None: the seats that did last
+        time, or as the settings say)."""
         self.seats = list(seats)
+        if phones is not None and self.devices is not None:
+            self.devices.use_phones(k for k in phones
+                                    if k < len(self.seats) and self.seats[k].is_human)
         return self.begin(Session.new(seats, self.board, self.chart, self.rng))
 
     def rematch(self) -> Session:

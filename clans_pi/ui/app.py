@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import pygame
@@ -197,9 +197,10 @@ class App:
     def start_menu(self) -> None:
         self.nav.start_menu()
 
-    def new_game(self, seats: Sequence[Seat]) -> None:
-        """Deal for ``seats`` and walk every human seat through its private peek."""
-        self.nav.new_game(seats)
+    def new_game(self, seats: Sequence[Seat], phones: Iterable[int] | None = None) -> None:
+        """Deal for ``seats`` and walk every human seat through its private peek;
+        ``phones``: the seats that see their clan on a phone (None: as before)."""
+        self.nav.new_game(seats, phones)
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
         """Play ``session`` (a loaded or resumed game: ``peeks`` False goes to the board)."""
