@@ -104,7 +104,8 @@ def test_the_clan_comes_only_while_held_and_only_to_its_seat():
         cleo = await client.ws_connect(f"/p/{hub.tokens.tokens[2]}/live")
         hello = await anna.receive_json()
         texts = hello.pop("texts")
-        assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "over": False}
+        assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "over": False,
+                         "hint": False}
         assert texts["hold"] == "Hold to see your clan"
         assert (await cleo.receive_json())["name"] == "Cleo"
         await anna.send_json({"type": "hold"})

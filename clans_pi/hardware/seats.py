@@ -253,6 +253,17 @@ class SeatDevices:
             human = seat < session.num_seats and session.seats[seat].is_human
             dev.set_clan(session.private(seat).own_clan if human else None)
 
+    def phone_hints(self, may: set[int]) -> None:
+        """The seat whose phone may ask for a hint now (the person to move, hints on)."""
+        if self.phones is not None:
+            self.phones.server.tell_turn({k for k in may if k in self.phone_seats})
+
+    def show_hint(self, seat: int, state: str, picture: bytes | None = None) -> None:
+        """Seat ``seat``'s hint on its own phone: "thinking", "none", or "ready" with its
+        picture (R22: the advice follows that seat's clan; no other device gets it)."""
+        if seat in self.phone_seats and self.phones is not None:
+            self.phones.server.tell_hint(seat, state, picture)
+
     def clear(self) -> None:
         for _seat, dev in self._all():
             dev.set_clan(None)

@@ -29,6 +29,7 @@ from ..table.guide import Guide, GuideMemory
 from . import languages
 from .guide_overlay import GuideOverlay
 from .languages import LanguageFile
+from .phone_pictures import hint_png
 
 if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
@@ -104,6 +105,8 @@ class App:
                            notifier=notifier, bots=bots, hints=hints, guide=guide,
                            stage=self._stage)
         self.table.listen(self._heard)
+        # A phone seat's hint is drawn here, as the hint screen draws it (phone_pictures).
+        self.table.hint_picture = lambda obs, move: hint_png(board, obs, move, self.look)
         self.nav = Navigator(self)  # the way between screens
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[str] = []  # notices after it, each shown in turn

@@ -6,6 +6,8 @@ const token = location.pathname.split("/")[2] || "";
 const $ = (id) => document.getElementById(id);
 let ws = null;
 let holding = false;
+let hinting = false; // the hint button is held
+let hintUrl = null; // the hint's picture while it is shown
 let wait = 500;
 // The words until the server's hello brings them in the players' language.
 let texts = {
@@ -14,6 +16,8 @@ let texts = {
   waiting: "This seat has a phone already: confirm on the table's screen.",
   replaced: "This seat is on another phone now.",
   won: "You won!", place: "Place {place} of {players}",
+  hint: "Press and hold to see your hint", hint_wait: "Looking for your hint…",
+  no_hint: "No hint this time",
 };
 
 function hide() {
@@ -31,6 +35,31 @@ function show(clan, label) {
   $("seen").hidden = false;
 }
 
+// The hint (the player to move, hints on): the board with the suggested move, a picture
+// that comes over the live channel while the button is held and is dropped on release.
+function hideHint() {
+  hinting = false;
+  if (hintUrl) URL.revokeObjectURL(hintUrl);
+  hintUrl = null;
+  $("hintbox").replaceChildren();
+}
+
+function hintWord(text) {
+  const word = document.createElement("p");
+  word.textContent = text;
+  $("hintbox").replaceChildren(word);
+}
+
+function showHint(blob) {
+  if (!hinting) return; // let go before it came: show nothing
+  if (hintUrl) URL.revokeObjectURL(hintUrl);
+  hintUrl = URL.createObjectURL(blob);
+  const picture = document.createElement("img");
+  picture.src = hintUrl;
+  picture.alt = texts.hint;
+  $("hintbox").replaceChildren(picture);
+}
+
 function send(type) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type }));
 }
@@ -38,20 +67,31 @@ function send(type) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/p/" + token + "/live");
+  ws.binaryType = "blob";
   ws.onopen = () => { wait = 500; };
   ws.onmessage = (event) => {
+    if (event.data instanceof Blob) { showHint(event.data); return; }
     const msg = JSON.parse(event.data);
     if (msg.type === "hello") {
       texts = msg.texts || texts;
       $("name").textContent = msg.name;
       $("hold").textContent = texts.hold;
       $("seen").textContent = texts.seen;
+      $("hint").textContent = texts.hint;
+      $("hint").hidden = !msg.hint; // the player to move, hints on
       $("status").textContent = msg.over ? texts.over : texts.only_you;
       $("hold").disabled = false;
     } else if (msg.type === "clan") {
       show(msg.clan, msg.label);
     } else if (msg.type === "hidden") {
       hide();
+    } else if (msg.type === "turn") {
+      $("hint").hidden = !msg.hint;
+      if (!msg.hint) hideHint();
+    } else if (msg.type === "hint") {
+      if (!hinting) return;
+      if (msg.state === "thinking") hintWord(texts.hint_wait);
+      else if (msg.state === "none") hintWord(texts.no_hint);
     } else if (msg.type === "result") {
       // The game is over: the clans are revealed, so the result stays on the page.
       const swatch = document.createElement("div");
@@ -66,6 +106,8 @@ function connect() {
       $("status").textContent = texts.over;
       $("hold").hidden = true;
       $("seen").hidden = true;
+      $("hint").hidden = true;
+      hideHint();
     } else if (msg.type === "waiting") {
       $("status").textContent = texts.waiting;
     } else if (msg.type === "replaced") {
@@ -76,6 +118,8 @@ function connect() {
   };
   ws.onclose = () => {
     hide();
+    hideHint();
+    $("hint").hidden = true;
     $("hold").disabled = true;
     $("status").textContent = "Connecting…";
     setTimeout(connect, wait);
@@ -86,6 +130,8 @@ function connect() {
 function release() {
   if (holding) send("release");
   hide();
+  if (hinting) send("hint_off");
+  hideHint();
 }
 
 const hold = $("hold");
@@ -100,5 +146,16 @@ for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
 hold.addEventListener("contextmenu", (event) => event.preventDefault());
 document.addEventListener("visibilitychange", release);
 window.addEventListener("blur", release);
+const hint = $("hint");
+hint.addEventListener("pointerdown", (event) => {
+  event.preventDefault();
+  hinting = true;
+  hintWord(texts.hint_wait);
+  send("hint");
+});
+for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
+  hint.addEventListener(name, () => { if (hinting) send("hint_off"); hideHint(); });
+}
+hint.addEventListener("contextmenu", (event) => event.preventDefault());
 $("seen").addEventListener("click", () => { send("seen"); $("seen").hidden = true; });
 connect();
