@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..i18n import _
@@ -123,15 +123,31 @@ class Phones:
         self.server.stop()
 
 
-def reachable_host(listen_host: str) -> str:
+#: Where the probe for the Pi's own address "sends" (nothing is sent: a UDP socket is only
+#: connected, which picks the interface the system would use): the home network by the
+#: default route, then the Pi's own hotspot (NetworkManager's shared mode uses 10.42.0.0/24)
+#: when there is no default route.
+PROBES = ("10.255.255.255", "10.42.0.255", "192.168.255.255", "172.31.255.255")
+
+
+def _probe(target: str) -> str:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect((target, 1))
+        return str(probe.getsockname()[0])
+
+
+def reachable_host(listen_host: str, probe: Callable[[str], str] = _probe) -> str:
     """The address a phone on the same network reaches the server at: the listening
-    address itself, or for 0.0.0.0 the address of the interface that leads out (found by
-    connecting a UDP socket, which sends nothing)."""
+    address itself, or for 0.0.0.0 the address of the interface that leads to the home
+    network or to the Pi's own hotspot (see :data:`PROBES`); else the Pi's name on the
+    local network (``NAME.local``, mDNS)."""
     if listen_host not in ("0.0.0.0", "", "::"):
         return listen_host
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+    for target in PROBES:
         try:
-            probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
+            address = probe(target)
         except OSError:
-            return socket.gethostname() + ".local"
+            continue
+        if not address.startswith(("127.", "0.")):
+            return address
+    return socket.gethostname() + ".local"
