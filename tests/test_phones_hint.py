@@ -10,6 +10,8 @@ import io
 import random
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pygame
 from aiohttp import ClientSession, WSMsgType
@@ -77,11 +79,23 @@ def test_only_the_seat_to_move_gets_the_hint_button_and_only_its_phone_the_pictu
     assert "hint" in anna[0]["texts"] and "no_hint" in anna[0]["texts"]
 
 
-def _table(devices: SeatDevices) -> Table:
-    table = Table(BOARD, CHART, rng=random.Random(4), devices=devices, hints=True,
+@contextmanager
+def _table(*, hints: bool = True) -> Iterator[Table]:
+    """A table with hints (a short search), both seats on phones served on loopback, and a
+    new game of two people dealt."""
+    config = Config()
+    config.listen = ("127.0.0.1", 0)
+    devices = SeatDevices.open(config)
+    table = Table(BOARD, CHART, rng=random.Random(4), devices=devices, hints=hints,
                   bots=computer_players(BOARD, CHART, 0.15, 7), pause_ms=0)
     table.hint_picture = lambda obs, move: hint_png(BOARD, obs, move)
-    return table
+    try:
+        devices.use_phones([0, 1])
+        table.new_game([Seat("Anna", "fox"), Seat("Ben", "owl")])
+        yield table
+    finally:
+        table.shutdown()
+        devices.close()
 
 
 class Phone:
@@ -143,14 +157,9 @@ def _until(table: Table, done, seconds: float = 20.0) -> None:
 
 
 def test_the_person_to_move_sees_the_hint_on_their_phone_and_no_one_else_does():
-    config = Config()
-    config.listen = ("127.0.0.1", 0)
-    devices = SeatDevices.open(config)
-    try:
-        table = _table(devices)
-        devices.use_phones([0, 1])
-        session = table.new_game([Seat("Anna", "fox"), Seat("Ben", "owl")])
-        mover = session.current_seat
+    with _table() as table:
+        devices = table.devices
+        mover = table.session.current_seat
         other = 1 - mover
         phones = {k: Phone(devices.phone_url(k)) for k in (0, 1)}
         _until(table, lambda: all(p.got for p in phones.values()))
@@ -181,21 +190,11 @@ def test_the_person_to_move_sees_the_hint_on_their_phone_and_no_one_else_does():
         assert phones[mover].got[-1] == {"type": "turn", "hint": False}
         for p in phones.values():
             p.close()
-    finally:
-        table.shutdown()
-        devices.close()
 
 
 def test_with_hints_off_no_phone_is_offered_one():
-    config = Config()
-    config.listen = ("127.0.0.1", 0)
-    devices = SeatDevices.open(config)
-    try:
-        table = _table(devices)
-        table.hints = False
-        devices.use_phones([0, 1])
-        table.new_game([Seat("Anna", "fox"), Seat("Ben", "owl")])
-        phone = Phone(devices.phone_url(table.session.current_seat))
+    with _table(hints=False) as table:
+        phone = Phone(table.devices.phone_url(table.session.current_seat))
         _until(table, lambda: phone.got)
         assert phone.got[0]["type"] == "hello" and phone.got[0]["hint"] is False
         phone.send("hint")
@@ -203,6 +202,3 @@ def test_with_hints_off_no_phone_is_offered_one():
         assert {"type": "turn", "hint": True} not in phone.got
         assert not any(isinstance(m, bytes) for m in phone.got)
         phone.close()
-    finally:
-        table.shutdown()
-        devices.close()
