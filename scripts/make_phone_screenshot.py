@@ -48,7 +48,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 def served(clan: list[str]) -> Iterator[tuple[PhoneHub, PhoneServer, str]]:
     """A phone seat (seat 0, Anna the fox) served on loopback; its clan is ``clan[0]``."""
     from clans_pi.palette import CLAN_LABEL
-    from clans_pi.ui.avatars import seat_picture_png
+    from clans_pi.ui.phone_pictures import seat_picture_png
 
     hub = PhoneHub(SeatTokens.new([0]), {0: PhoneSeat("Anna", "fox")},
                    lambda seat: (clan[0], i18n._(CLAN_LABEL[clan[0]])))

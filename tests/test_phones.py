@@ -105,7 +105,7 @@ def test_the_clan_comes_only_while_held_and_only_to_its_seat():
         hello = await anna.receive_json()
         texts = hello.pop("texts")
         assert hello == {"type": "hello", "name": "Anna", "avatar": "fox", "picture": False,
-                         "over": False, "lang": "en"}
+                         "over": False, "lang": "en", "hint": False}
         assert texts["hold"] == "Hold to see your clan"
         assert (await cleo.receive_json())["name"] == "Cleo"
         await anna.send_json({"type": "hold"})
@@ -473,3 +473,28 @@ def test_at_the_end_each_phone_shows_its_own_seat_s_result():
         assert result["place"] == 1 + sum(s > obs.scores[p] for s in obs.scores)
     finally:
         devices.close()
+
+
+def test_the_link_names_the_pi_s_address_on_the_home_network_or_its_own_hotspot():
+    """A phone needs an address it can reach: the listening one, or for 0.0.0.0 the one of
+    the interface towards the home network; with only the Pi's own hotspot (no default
+    route) the hotspot's; with no network at all the Pi's mDNS name."""
+    import socket as socket_module
+
+    from clans_pi.phones.devices import reachable_host
+
+    assert reachable_host("192.168.1.20") == "192.168.1.20"
+
+    def routes(table: dict[str, str]):
+        def probe(target: str) -> str:
+            if target not in table:
+                raise OSError("Network is unreachable")
+            return table[target]
+        return probe
+
+    home = routes({"10.255.255.255": "192.168.1.7", "10.42.0.255": "10.42.0.1"})
+    assert reachable_host("0.0.0.0", home) == "192.168.1.7"
+    hotspot_only = routes({"10.42.0.255": "10.42.0.1"})
+    assert reachable_host("0.0.0.0", hotspot_only) == "10.42.0.1"
+    nothing = routes({})
+    assert reachable_host("0.0.0.0", nothing) == socket_module.gethostname() + ".local"

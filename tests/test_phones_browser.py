@@ -14,7 +14,7 @@ import pytest
 from clans_pi.palette import CLAN_COLORS
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer
 from clans_pi.phones.tokens import SeatTokens
-from clans_pi.ui.avatars import PICTURE_SIDE, seat_picture_png
+from clans_pi.ui.phone_pictures import PICTURE_SIDE, seat_picture_png
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")

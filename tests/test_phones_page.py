@@ -191,13 +191,14 @@ def test_the_server_stops_at_once_with_phones_connected_and_they_hear_it():
 
 def test_the_screen_s_app_gives_the_phones_the_players_pictures():
     """With the screen, the phones' pages show each player's picture, drawn by the UI (the
-    phones package draws nothing) at the deal, the screen's own avatar for the seat."""
+    phones package draws nothing) when the table deals, the screen's own avatar for the
+    seat."""
     import urllib.request
 
     from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
     from clans_pi.ui.app import App
-    from clans_pi.ui.avatars import seat_picture_png
+    from clans_pi.ui.phone_pictures import seat_picture_png
     from tests.ui_helpers import BOARD, CHART, random_session
 
     config = Config()
@@ -205,9 +206,9 @@ def test_the_screen_s_app_gives_the_phones_the_players_pictures():
     config.listen = ("127.0.0.1", 0)
     devices = SeatDevices.open(config)
     try:
-        App(BOARD, CHART, size=(800, 480), devices=devices)
+        app = App(BOARD, CHART, size=(800, 480), devices=devices)
         session = random_session(2, moves=0)
-        devices.deal(session)
+        app.table.begin(session)
         png = devices.phones.hub.pictures[0]
         assert png.startswith(b"\x89PNG") and png == seat_picture_png(0, session.seats[0].avatar)
         with urllib.request.urlopen(devices.phone_url(0) + "/picture.png", timeout=5) as r:

@@ -134,7 +134,13 @@ def test_what_the_unit_says():
             "/dev/tty1"} <= allowed
     assert one["DevicePolicy"] == "closed"
     assert one["CapabilityBoundingSet"] == ""
-    assert one["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK"]
+    assert one["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK", "AF_INET",
+                                                      "AF_INET6"]
+    # IP for the phones' server (issue 16), with this machine and the home's own network
+    # only: a phone on the Wi-Fi or the Pi's hotspot, never the internet.
+    assert one["IPAddressDeny"] == "any"
+    assert one["IPAddressAllow"].split() == ["localhost", "link-local", "10.0.0.0/8",
+                                             "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"]
     unit = {key: values for (section, key), values in s.items() if section == "Unit"}
     assert "getty@tty1.service" in unit["Conflicts"][0].split()
     # DeviceAllow=char-alsa needs "alsa" in /proc/devices when the service starts.

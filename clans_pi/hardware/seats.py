@@ -12,7 +12,7 @@ view (:meth:`Session.private`), never from the full state; nothing here logs a c
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config
@@ -55,10 +55,15 @@ class SeatDevices:
 
     def __init__(self, gpio: dict[int, Any] | None = None, handhelds: dict[int, Any] | None = None,
                  manager: Any = None, pairing: Any = None,
-                 problems: list[str] | None = None, phones: Any = None) -> None:
+                 problems: list[str] | None = None, phones: Any = None,
+                 listen: tuple[str, int] | None = None, fifth_clan: str = "black") -> None:
         self.gpio: dict[int, Any] = dict(gpio or {})
         self.handhelds: dict[int, Any] = dict(handhelds or {})
         self.phones = phones  # clans_pi.phones.devices.Phones, or None
+        # Where phones connect when the start screen makes a seat a phone (None: phones are
+        # not offered); the server listens only while some seat is a phone.
+        self.listen = listen
+        self.fifth_clan = fifth_clan
         self.phone_seats: dict[int, Any] = {}
         if phones is not None:
             from ..phones.devices import PhoneDevice
@@ -123,7 +128,8 @@ class SeatDevices:
         # On the screen: the sentence in the players' language, the details as logged.
         notices = [_("A seat device is not available: {problem}").format(problem=text)
                    for text in problems]
-        return cls(gpio, handhelds, manager, pairing, notices, phones)
+        return cls(gpio, handhelds, manager, pairing, notices, phones, listen=config.listen,
+                   fifth_clan=config.fifth_clan)
 
     # ------------------------------------------------------------ the loop
 
@@ -175,26 +181,90 @@ class SeatDevices:
     # ------------------------------------------------------------ the game
 
     def kind(self, seat: int) -> str:
+        if seat in self.phone_seats:  # chosen on the start screen for this game
+            return "phone"
         if seat in self.gpio:
             return "gpio"
-        if seat in self.phone_seats:
-            return "phone"
         return "handheld" if seat in self.handhelds else "screen"
 
     def peek_kind(self, seat: int) -> str | None:
         """The device a seat should look at now, or None for the on-screen peek."""
-        dev = self.gpio.get(seat) or self.handhelds.get(seat) or self.phone_seats.get(seat)
+        dev = self.phone_seats.get(seat) or self.gpio.get(seat) or self.handhelds.get(seat)
         return self.kind(seat) if dev is not None and dev.available else None
 
-    def deal(self, session: Session) -> None:
+    # ------------------------------------------------------------ phones
+
+    @property
+    def phones_offered(self) -> bool:
+        """Whether a seat may be made a phone (the start screen's choice)."""
+        return self.listen is not None
+
+    def phone_choice(self) -> set[int]:
+        """The seats that are phones now: the settings' at first, then the last game's."""
+        return set(self.phone_seats)
+
+    def use_phones(self, seats: Iterable[int]) -> None:
+        """Make ``seats`` (0-based) the phone seats of the next deal: their devices replace
+        the seats' others for that game. The server starts with the first phone seat and
+        stops when none is left (it listens only when some seat is a phone). An address
+        that cannot be served is a notice; those seats use the on-screen peek."""
+        wanted = sorted(set(seats))
+        if wanted == sorted(self.phone_seats):
+            return
+        from ..phones.devices import PhoneDevice, Phones
+
+        if not wanted:
+            if self.phones is not None:
+                self.phones.close()
+            self.phones, self.phone_seats = None, {}
+            return
+        if self.phones is None:
+            if self.listen is None:
+                return
+            try:
+                self.phones = Phones(wanted, self.listen, fifth=self.fifth_clan)
+            except OSError as exc:
+                host, port = self.listen
+                text = (f"phones cannot be served on {host}:{port} ({exc}); those seats use "
+                        "the on-screen peek")
+                log.warning("%s", text)
+                self._notices.append(_("A seat device is not available: {problem}").format(
+                    problem=text))
+                self.phone_seats = {}
+                return
+        else:
+            self.phones.use_seats(wanted)
+        self.phone_seats = {seat: PhoneDevice(seat, self.phones) for seat in wanted}
+
+    # ------------------------------------------------------------ the game
+
+    def deal(self, session: Session, *,
+             picture: Callable[[int, str], bytes | None] | None = None) -> None:
         """Give each device its own seat's clan (from that seat's private view only). A
-        computer player's seat gets none: nobody may see its clan (R22)."""
+        computer player's seat gets none: nobody may see its clan (R22). A resumed game
+        whose save keeps phone links has those seats on phones again, with the same links
+        (the same QR codes after a power cut)."""
+        kept = _kept_phone_seats(session.phone_links)
+        if kept:
+            self.use_phones(kept)
         if self.phones is not None:
-            self.phones.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
+            self.phones.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)},
+                                   picture)
             session.phone_links = self.phones.keep_links(session.phone_links)
         for seat, dev in self._all():
             human = seat < session.num_seats and session.seats[seat].is_human
             dev.set_clan(session.private(seat).own_clan if human else None)
+
+    def phone_hints(self, may: set[int]) -> None:
+        """The seat whose phone may ask for a hint now (the person to move, hints on)."""
+        if self.phones is not None:
+            self.phones.server.tell_turn({k for k in may if k in self.phone_seats})
+
+    def show_hint(self, seat: int, state: str, picture: bytes | None = None) -> None:
+        """Seat ``seat``'s hint on its own phone: "thinking", "none", or "ready" with its
+        picture (R22: the advice follows that seat's clan; no other device gets it)."""
+        if seat in self.phone_seats and self.phones is not None:
+            self.phones.server.tell_hint(seat, state, picture)
 
     def clear(self) -> None:
         for _seat, dev in self._all():
@@ -262,3 +332,11 @@ class SeatDevices:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _kept_phone_seats(links: Any) -> list[int]:
+    """The phone seats a save keeps links for (its ``phones``), or none."""
+    tokens = links.get("tokens") if isinstance(links, dict) else None
+    if not isinstance(tokens, dict):
+        return []
+    return sorted(int(k) for k in tokens if str(k).isdigit())

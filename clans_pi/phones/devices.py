@@ -56,10 +56,6 @@ class Phones:
         self.seats = sorted(seats)
         self.fifth = fifth  # how the fifth clan is shown (display.fifth_clan)
         self.players = 0  # how many play (for "place 2 of 4")
-        #: A seat's picture as PNG from its seat number and avatar key ("": the screen
-        #: picks one by seat), or None: set by the screen's UI, which draws them. Left None,
-        #: as in the headless game, the pages show the names alone.
-        self.picture: Callable[[int, str], bytes | None] | None = None
         self.clans: dict[int, str | None] = {}
         self.hub = PhoneHub(SeatTokens.new(self.seats),
                             {k: PhoneSeat(f"Seat {k + 1}", "") for k in self.seats},
@@ -82,14 +78,18 @@ class Phones:
     def url(self, seat: int) -> str:
         return f"http://{self.host}:{self.port}/p/{self.hub.tokens.tokens[seat]}"
 
-    def name_seats(self, names: dict[int, tuple[str, str]]) -> None:
-        """The players' names and pictures, for the phones' pages (public). The pictures are
-        made here, on the game's thread, so the server's thread only hands out bytes."""
+    def name_seats(self, names: dict[int, tuple[str, str]],
+                   picture: Callable[[int, str], bytes | None] | None = None) -> None:
+        """The players' names and pictures, for the phones' pages (public). ``picture``
+        draws a seat's picture as a PNG from its seat number and avatar key ("": the one the
+        screen picks for the seat): the screen's UI has it; without it, as in the headless
+        game, the pages show the names alone. Drawn here, on the game's thread, so the
+        server's thread only hands out bytes."""
         self.players = len(names)
         for seat, (name, avatar) in names.items():
             if seat in self.hub.seats:
                 self.hub.seats[seat] = PhoneSeat(name, avatar)
-                png = self.picture(seat, avatar) if self.picture is not None else None
+                png = picture(seat, avatar) if picture is not None else None
                 if png is not None:
                     self.hub.pictures[seat] = png
                 else:
@@ -105,6 +105,22 @@ class Phones:
                                          self.hub.tokens.retired | saved.retired)
         return self.hub.tokens.to_json()
 
+    def use_seats(self, seats: Iterable[int]) -> None:
+        """Serve ``seats`` from now on (the start screen changed which seats are phones):
+        a seat that stays keeps its link, a new one gets its own, a seat that is no longer
+        a phone is refused as any wrong link."""
+        self.seats = sorted(seats)
+        tokens = self.hub.tokens
+        fresh = SeatTokens.new([k for k in self.seats if k not in tokens.tokens])
+        self.hub.tokens = SeatTokens({**{k: tokens.tokens[k] for k in self.seats
+                                         if k in tokens.tokens}, **fresh.tokens},
+                                     tokens.retired)
+        self.hub.seats = {k: self.hub.seats.get(k, PhoneSeat(f"Seat {k + 1}", ""))
+                          for k in self.seats}
+        for seat in list(self.clans):
+            if seat not in self.seats:
+                del self.clans[seat]
+
     def new_game(self) -> None:
         """New links for a new game; the old ones now say the game is over."""
         self.hub.tokens = self.hub.tokens.renew(self.seats)
@@ -118,15 +134,31 @@ class Phones:
         self.server.stop()
 
 
-def reachable_host(listen_host: str) -> str:
+#: Where the probe for the Pi's own address "sends" (nothing is sent: a UDP socket is only
+#: connected, which picks the interface the system would use): the home network by the
+#: default route, then the Pi's own hotspot (NetworkManager's shared mode uses 10.42.0.0/24)
+#: when there is no default route.
+PROBES = ("10.255.255.255", "10.42.0.255", "192.168.255.255", "172.31.255.255")
+
+
+def _probe(target: str) -> str:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect((target, 1))
+        return str(probe.getsockname()[0])
+
+
+def reachable_host(listen_host: str, probe: Callable[[str], str] = _probe) -> str:
     """The address a phone on the same network reaches the server at: the listening
-    address itself, or for 0.0.0.0 the address of the interface that leads out (found by
-    connecting a UDP socket, which sends nothing)."""
+    address itself, or for 0.0.0.0 the address of the interface that leads to the home
+    network or to the Pi's own hotspot (see :data:`PROBES`); else the Pi's name on the
+    local network (``NAME.local``, mDNS)."""
     if listen_host not in ("0.0.0.0", "", "::"):
         return listen_host
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+    for target in PROBES:
         try:
-            probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
+            address = probe(target)
         except OSError:
-            return socket.gethostname() + ".local"
+            continue
+        if not address.startswith(("127.", "0.")):
+            return address
+    return socket.gethostname() + ".local"

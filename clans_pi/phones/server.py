@@ -8,7 +8,8 @@ phone holds.
 What the phones do comes back as ``(seat, kind)`` events on :attr:`PhoneHub.events` for the
 game's loop to poll, as the other seat devices' buttons do: "ready" (a phone connected),
 "seen" (the deal's peek confirmed), "again" (a second phone opened the same code: the
-table's screen asks before it takes over).
+table's screen asks before it takes over), "hint" and "hint_off" (the player to move holds
+the phone's hint button, and lets go). A hint's picture goes to that seat's phone alone.
 
 Every response carries ``Cache-Control: no-store`` and a strict Content-Security-Policy;
 the page loads nothing from elsewhere (it works with no internet). Wrong links are refused
@@ -39,8 +40,10 @@ log = logging.getLogger(__name__)
 
 HEADERS = {
     "Cache-Control": "no-store",
+    # img-src blob: the hint's picture arrives over the live channel and is shown from a
+    # blob the page made of it (never a URL another page could open).
     "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; "
-                                "connect-src 'self'; img-src 'self'; base-uri 'none'; "
+                                "connect-src 'self'; img-src 'self' blob:; base-uri 'none'; "
                                 "form-action 'none'; frame-ancestors 'none'"),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -71,6 +74,7 @@ class PhoneHub:
         self.waiting: dict[int, web.WebSocketResponse] = {}
         self.over = False
         self.results: dict[int, dict[str, Any]] = {}  # each seat's, once the game is over
+        self.may_hint: set[int] = set()  # the seat to move, when it may ask for a hint
         self.pictures: dict[int, bytes] = {}  # each seat's player's picture (PNG), if any
 
     def poll(self) -> list[tuple[int, str]]:
@@ -157,7 +161,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
             return refused
         seat = hub.tokens.seat_of(token)
         assert seat is not None
-        ws = web.WebSocketResponse(heartbeat=20.0)
+        ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0)
         await ws.prepare(request)
         if seat in hub.live and not hub.live[seat].closed:
             hub.waiting[seat] = ws  # one phone per seat: the table's screen asks first
@@ -179,14 +183,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
                 del hub.waiting[seat]
         return ws
 
-    async def going_away(_app: web.Application) -> None:
-        # The server stops (the game quits, the Pi shuts down): close the phones' channels,
-        # else the runner's clean-up waits for them. The pages try again by themselves.
-        for ws in [*hub.live.values(), *hub.waiting.values()]:
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the table stops")
-
     app = web.Application(middlewares=[headers])
-    app.on_shutdown.append(going_away)
     app.router.add_get("/p/{token}", page)
     app.router.add_get("/p/{token}/live", live)
     app.router.add_get("/p/{token}/picture.png", picture)
@@ -209,6 +206,9 @@ def page_texts() -> dict[str, str]:
         "won": _("You won!"),
         # TRANSLATORS: a player's place at the end, on their phone, e.g. "Place 2 of 4".
         "place": _("Place {place} of {players}"),
+        "hint": _("Press and hold to see your hint"),
+        "hint_wait": _("Looking for your hint…"),
+        "no_hint": _("No hint this time"),
     }
 
 
@@ -223,7 +223,8 @@ def _public(hub: PhoneHub, seat: int) -> dict[str, Any]:
 async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     hub.live[seat] = ws
     hub.events.put((seat, "ready"))
-    await ws.send_json({"type": "hello", **_public(hub, seat), "over": hub.over})
+    await ws.send_json({"type": "hello", **_public(hub, seat), "over": hub.over,
+                        "hint": seat in hub.may_hint})
     if seat in hub.results:  # a phone that comes back after the end still sees its result
         await ws.send_json({"type": "result", **hub.results[seat]})
 
@@ -246,6 +247,8 @@ async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str)
         await ws.send_json({"type": "hidden"})
     elif kind == "seen":
         hub.events.put((seat, "seen"))
+    elif kind in ("hint", "hint_off"):
+        hub.events.put((seat, kind))
 
 
 async def tell_result(hub: PhoneHub, seat: int, result: dict[str, Any]) -> None:
@@ -255,6 +258,27 @@ async def tell_result(hub: PhoneHub, seat: int, result: dict[str, Any]) -> None:
     ws = hub.live.get(seat)
     if ws is not None and not ws.closed:
         await ws.send_json({"type": "result", **result})
+
+
+async def tell_turn(hub: PhoneHub, may_hint: set[int]) -> None:
+    """Which seat may ask its phone for a hint now (the person to move, hints on): its
+    phone shows the hint button; the others' hide theirs."""
+    was, hub.may_hint = hub.may_hint, set(may_hint)
+    for seat in was ^ hub.may_hint:
+        ws = hub.live.get(seat)
+        if ws is not None and not ws.closed:
+            await ws.send_json({"type": "turn", "hint": seat in hub.may_hint})
+
+
+async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None) -> None:
+    """Seat ``seat``'s hint, to its phone alone: "thinking", "none", or "ready" followed
+    by the picture (a PNG in a binary message)."""
+    ws = hub.live.get(seat)
+    if ws is None or ws.closed or (state != "none" and seat not in hub.may_hint):
+        return  # "none" says nothing; the rest only to the seat to move
+    await ws.send_json({"type": "hint", "state": state})
+    if state == "ready" and picture is not None:
+        await ws.send_bytes(picture)
 
 
 async def take_over(hub: PhoneHub, seat: int) -> None:
@@ -284,23 +308,40 @@ class PhoneServer:
         return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
 
     async def _start(self) -> int:
-        self.runner = web.AppRunner(make_app(self.hub), access_log=None,  # no tokens logged
-                                    shutdown_timeout=2.0)
+        # No access log: no tokens logged. A phone that does not answer the closing
+        # handshake holds a stop up 2 s at most.
+        self.runner = web.AppRunner(make_app(self.hub), access_log=None, shutdown_timeout=2.0)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
         addresses = self.runner.addresses  # (host, port, ...) of each socket listening
         return int(addresses[0][1]) if addresses else self.port
 
+    async def _stop(self) -> None:
+        assert self.runner is not None
+        phones = [*self.hub.live.values(), *self.hub.waiting.values()]
+        await asyncio.gather(*(ws.close(code=WSCloseCode.GOING_AWAY) for ws in phones
+                               if not ws.closed), return_exceptions=True)
+        await self.runner.cleanup()
+
     def take_over(self, seat: int) -> None:
         asyncio.run_coroutine_threadsafe(take_over(self.hub, seat), self.loop).result(10)
+
+    def tell_turn(self, may_hint: set[int]) -> None:
+        asyncio.run_coroutine_threadsafe(tell_turn(self.hub, may_hint), self.loop).result(10)
+
+    def tell_hint(self, seat: int, state: str, picture: bytes | None = None) -> None:
+        asyncio.run_coroutine_threadsafe(tell_hint(self.hub, seat, state, picture),
+                                         self.loop).result(10)
 
     def tell_result(self, seat: int, result: dict[str, Any]) -> None:
         asyncio.run_coroutine_threadsafe(tell_result(self.hub, seat, result),
                                          self.loop).result(10)
 
     def stop(self) -> None:
+        """Stop serving: every phone connected is told the server is going away (its page
+        tries again by itself), so stopping never waits on a phone."""
         if self.runner is not None:
-            asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+            asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,6 +88,13 @@ class Table:
         self._log_saves = log_saves
         self._notices: list[str] = []
         self._listeners: list[Listener] = []
+        # The hint's picture for a phone (the board and the suggested move, a PNG), drawn
+        # by the screen; None: phones get no hints (the headless game has no pictures).
+        self.hint_picture: Callable[[Observation, Move], bytes] | None = None
+        # Each player's picture for their phone's page (a PNG from the seat and its avatar
+        # key), drawn by the screen; None: the pages show the names alone.
+        self.seat_picture: Callable[[int, str], bytes | None] | None = None
+        self._phone_hint: tuple[int, str] | None = None  # (seat holding, state told it)
 
     # ------------------------------------------------------------ a game
 
@@ -110,9 +117,14 @@ class Table:
             self.begin(session, resumed=True)
         return session
 
-    def new_game(self, seats: Sequence[Seat]) -> Session:
-        """Deal a new game for ``seats`` (table order) and begin it."""
+    def new_game(self, seats: Sequence[Seat], *, phones: Iterable[int] | None = None) -> Session:
+        """Deal a new game for ``seats`` (table order) and begin it. ``phones``: the seats
+        whose people see their clan on a phone this game (None: the seats that did last
+        time, or as the settings say)."""
         self.seats = list(seats)
+        if phones is not None and self.devices is not None:
+            self.devices.use_phones(k for k in phones
+                                    if k < len(self.seats) and self.seats[k].is_human)
         return self.begin(Session.new(seats, self.board, self.chart, self.rng))
 
     def rematch(self) -> Session:
@@ -133,7 +145,8 @@ class Table:
         self.tell_status()
         self.save()
         if self.devices is not None:
-            self.devices.deal(session)
+            self.devices.deal(session, picture=self.seat_picture)
+        self._tell_phone_turn()
         return session
 
     def finish(self) -> Path | None:
@@ -161,6 +174,7 @@ class Table:
         self.computers.reset()
         self.computers.active = False
         self.guide.stop()
+        self._tell_phone_turn()
 
     def play_out(self, clock: Callable[[], int]) -> None:
         """Let the computer players play the game to its end (nobody at the table: the
@@ -196,8 +210,10 @@ class Table:
         """After every move: saved at once, the status told, the guide and the listeners
         hear it (its public events only: R22)."""
         self.computers.drop_hint()
+        self._phone_hint = None
         self.save()
         self.tell_status()
+        self._tell_phone_turn()
         if self.session is not None:
             self.guide.offer_events(events, self.session)
         for listener in self._listeners:
@@ -215,9 +231,11 @@ class Table:
         """After moves were taken back: a computer player's search is cancelled (it thinks
         again when its turn comes), tips about them are dropped, the game is saved."""
         self.computers.cancel()
+        self._phone_hint = None
         if self.session is not None:
             self.guide.undone(self.session.public().ply)
         self.save()
+        self._tell_phone_turn()
 
     def listen(self, listener: Listener) -> None:
         """``listener`` hears the public events of every move from now on."""
@@ -333,15 +351,61 @@ class Table:
         their notices (a handheld unplugged, a stuck button) join the table's."""
         if self.devices is None:
             return []
-        events = list(self.devices.poll(now))
+        events = []
+        for seat, kind in self.devices.poll(now):
+            if kind in ("hint", "hint_off"):  # a phone's hint button: the table's business
+                self._phone_hint_asked(seat, kind == "hint")
+            else:
+                events.append((seat, kind))
         for text in self.devices.take_notices():
             self.notify(text)
         return events
 
+    def _tell_phone_turn(self) -> None:
+        """The person to move may ask their phone for a hint (when hints are on)."""
+        if self.devices is None or self.devices.phones is None:
+            return
+        session = self.session
+        self.devices.phone_hints({session.current_seat} if session is not None and
+                                 self.computers.active and self.can_hint() else set())
+
+    def _phone_hint_asked(self, seat: int, held: bool) -> None:
+        """Seat ``seat``'s phone holds its hint button (or let go): the search starts from
+        that seat's own view, and its phone alone gets the answer (R22)."""
+        if not held:
+            self._phone_hint = None
+            return
+        session = self.session
+        if session is None or seat != session.current_seat or not self.can_hint():
+            if self.devices is not None:
+                self.devices.show_hint(seat, "none")
+            return
+        self.hint_for(seat)
+        self._phone_hint = (seat, "")
+        self._serve_phone_hint()
+
+    def _serve_phone_hint(self) -> None:
+        """Tell the holding phone where its hint is: still searching, none, or the
+        picture of the suggested move once found."""
+        if self._phone_hint is None or self.devices is None:
+            return
+        seat, told = self._phone_hint
+        state, move = self.hint()
+        picture = None
+        if state == "ready" and move is not None and self.hint_picture is not None:
+            picture = self.hint_picture(self.public(), move)
+        shown = "thinking" if state == "thinking" else "ready" if picture else "none"
+        if shown != told:
+            self._phone_hint = (seat, shown)
+            self.devices.show_hint(seat, shown, picture)
+
     def poll_computers(self, now: int) -> bool:
         """Start, poll and play computer players' turns (their moves go to the stage);
         True when something changed that the screen shows (a move, a hint, a guess)."""
-        return self.computers.tick(now)
+        changed = self.computers.tick(now)
+        if self._phone_hint is not None:
+            self._serve_phone_hint()
+        return changed
 
     def computer_wakeup(self) -> int | None:
         """When :meth:`poll_computers` must run again (None: no hurry)."""

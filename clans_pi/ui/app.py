@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import pygame
@@ -27,9 +27,9 @@ from ..table import Table
 from ..table.computers import BotFactory, Stage
 from ..table.guide import Guide, GuideMemory
 from . import languages
-from .avatars import seat_picture_png
 from .guide_overlay import GuideOverlay
 from .languages import LanguageFile
+from .phone_pictures import hint_png, seat_picture_png
 
 if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
@@ -105,8 +105,10 @@ class App:
                            notifier=notifier, bots=bots, hints=hints, guide=guide,
                            stage=self._stage)
         self.table.listen(self._heard)
-        if devices is not None and devices.phones is not None:
-            devices.phones.picture = seat_picture_png  # the phones' pages show the players
+        # A phone seat's hint is drawn here, as the hint screen draws it (phone_pictures),
+        # and each player's picture for their phone's page.
+        self.table.hint_picture = lambda obs, move: hint_png(board, obs, move, self.look)
+        self.table.seat_picture = seat_picture_png
         self.nav = Navigator(self)  # the way between screens
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[str] = []  # notices after it, each shown in turn
@@ -200,9 +202,10 @@ class App:
     def start_menu(self) -> None:
         self.nav.start_menu()
 
-    def new_game(self, seats: Sequence[Seat]) -> None:
-        """Deal for ``seats`` and walk every human seat through its private peek."""
-        self.nav.new_game(seats)
+    def new_game(self, seats: Sequence[Seat], phones: Iterable[int] | None = None) -> None:
+        """Deal for ``seats`` and walk every human seat through its private peek;
+        ``phones``: the seats that see their clan on a phone (None: as before)."""
+        self.nav.new_game(seats, phones)
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:
         """Play ``session`` (a loaded or resumed game: ``peeks`` False goes to the board)."""

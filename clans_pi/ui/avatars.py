@@ -9,7 +9,6 @@ to a player and must not hint at a clan.
 from __future__ import annotations
 
 import functools
-import io
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -410,19 +409,3 @@ def draw_avatar(surface: pygame.Surface, rect: pygame.Rect, key: str) -> None:
         surface.blit(image, target)
     finally:
         surface.set_clip(old_clip)
-
-
-#: The side of a seat's picture on the phones' pages, in pixels (shown at most 96 CSS px
-#: across, so sharp on a phone's screen of two device pixels per CSS pixel).
-PICTURE_SIDE = 192
-
-
-def seat_picture_png(seat: int, key: str, side: int = PICTURE_SIDE) -> bytes | None:
-    """Seat ``seat``'s badge as a PNG file's bytes (for the phones' pages): avatar ``key``,
-    or for "" the one the screen shows for that seat; None for an unknown key."""
-    key = key or AVATARS[seat % len(AVATARS)].key
-    if key not in _BY_KEY:
-        return None
-    out = io.BytesIO()
-    pygame.image.save(avatar_surface(key, side), out, "picture.png")
-    return out.getvalue()

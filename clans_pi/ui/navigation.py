@@ -8,7 +8,7 @@ the table), so nothing imports :mod:`clans_pi.ui.app` back, not even for type ch
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from .. import kiosk
@@ -56,9 +56,10 @@ class Navigator:
         app.show_notices()
         app.show(StartScreen(app, app.seats))
 
-    def new_game(self, seats: Sequence[Seat]) -> None:
-        """Deal for ``seats`` and walk every human seat through its private peek."""
-        self.app.table.new_game(seats)
+    def new_game(self, seats: Sequence[Seat], phones: Iterable[int] | None = None) -> None:
+        """Deal for ``seats`` and walk every human seat through its private peek;
+        ``phones``: the seats that see their clan on a phone (None: as before)."""
+        self.app.table.new_game(seats, phones=phones)
         self._begun(peeks=True)
 
     def begin(self, session: Session, *, peeks: bool = True) -> None:

@@ -86,8 +86,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         log.warning("%s", problem)
         notices.append(problem)
     devices = None
-    if config is not None and (config.wants_gpio or config.wants_handhelds
-                               or config.wants_phones):
+    if config is not None:  # the settings' seat devices; phones the start screen may choose
         from ..hardware.seats import SeatDevices
 
         devices = SeatDevices.open(config)

@@ -6,6 +6,9 @@ const token = location.pathname.split("/")[2] || "";
 const $ = (id) => document.getElementById(id);
 let ws = null;
 let holding = false;
+let mayHint = false; // the player to move, hints on: the hint button shows
+let hinting = false; // the hint button is held
+let hintUrl = null; // the hint's picture while it is shown
 let wait = 500;
 let state = "connecting";
 // The words until the server's hello brings them in the players' language (kept from the
@@ -17,12 +20,15 @@ let texts = {
   waiting: "This seat has a phone already: confirm on the table's screen.",
   replaced: "This seat is on another phone now.",
   won: "You won!", place: "Place {place} of {players}",
+  hint: "Press and hold to see your hint", hint_wait: "Looking for your hint…",
+  no_hint: "No hint this time",
 };
 try {
   texts = { ...texts, ...JSON.parse(localStorage.getItem("clans-texts") || "{}") };
 } catch (e) { /* private browsing: English until the hello */ }
 
-// The page's states: what the window says and what the hold button does in each.
+// The page's states: what the window says and what the hold button does in each (the hint
+// button shows with the hold button, when the table says this seat may hint).
 const STATES = {
   connecting: { status: "connecting", hold: "off" },
   ready: { status: "only_you", hold: "on" },
@@ -39,9 +45,17 @@ function enter(next) {
   $("status").textContent = texts[how.status];
   $("hold").textContent = texts.hold;
   $("seen").textContent = texts.seen;
+  $("hint").textContent = texts.hint;
   $("hold").disabled = how.hold !== "on";
   $("hold").hidden = how.hold === "gone";
   if (how.hold !== "on") $("seen").hidden = true;
+  showHintButton();
+}
+
+function showHintButton() {
+  const on = mayHint && STATES[state].hold === "on";
+  $("hint").hidden = !on;
+  if (!on) hideHint();
 }
 
 function hide() {
@@ -63,6 +77,31 @@ function show(msg) {
   if (!holding) return; // let go before it came: show nothing
   $("secret").replaceChildren(swatch(msg));
   $("seen").hidden = false;
+}
+
+// The hint (the player to move, hints on): the board with the suggested move, a picture
+// that comes over the live channel while the button is held and is dropped on release.
+function hideHint() {
+  hinting = false;
+  if (hintUrl) URL.revokeObjectURL(hintUrl);
+  hintUrl = null;
+  $("hintbox").replaceChildren();
+}
+
+function hintWord(text) {
+  const word = document.createElement("p");
+  word.textContent = text;
+  $("hintbox").replaceChildren(word);
+}
+
+function showHint(blob) {
+  if (!hinting) return; // let go before it came: show nothing
+  if (hintUrl) URL.revokeObjectURL(hintUrl);
+  hintUrl = URL.createObjectURL(blob);
+  const picture = document.createElement("img");
+  picture.src = hintUrl;
+  picture.alt = texts.hint;
+  $("hintbox").replaceChildren(picture);
 }
 
 function send(type) {
@@ -101,10 +140,21 @@ function result(msg) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/p/" + token + "/live");
+  ws.binaryType = "blob";
   ws.onopen = () => { wait = 500; };
   ws.onmessage = (event) => {
+    if (event.data instanceof Blob) { showHint(event.data); return; }
     const msg = JSON.parse(event.data);
-    if (msg.type === "hello") { introduce(msg); enter(msg.over ? "over" : "ready"); }
+    if (msg.type === "hello") {
+      introduce(msg);
+      mayHint = !!msg.hint;
+      enter(msg.over ? "over" : "ready");
+    } else if (msg.type === "turn") { mayHint = !!msg.hint; showHintButton(); }
+    else if (msg.type === "hint") {
+      if (!hinting) return;
+      if (msg.state === "thinking") hintWord(texts.hint_wait);
+      else if (msg.state === "none") hintWord(texts.no_hint);
+    }
     else if (msg.type === "clan") show(msg);
     else if (msg.type === "hidden") hide();
     else if (msg.type === "result") result(msg);
@@ -113,6 +163,7 @@ function connect() {
   };
   ws.onclose = () => {
     hide();
+    mayHint = false;
     if (state === "replaced" || state === "ended") return;
     if (!$("result").hasChildNodes()) enter("connecting"); // a result stays while it tries
     setTimeout(retry, wait);
@@ -130,6 +181,8 @@ function retry() {
 function release() {
   if (holding) send("release");
   hide();
+  if (hinting) send("hint_off");
+  hideHint();
 }
 
 const hold = $("hold");
@@ -141,6 +194,16 @@ hold.addEventListener("pointerdown", (event) => {
 });
 for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
   hold.addEventListener(name, release);
+}
+const hint = $("hint");
+hint.addEventListener("pointerdown", (event) => {
+  event.preventDefault();
+  hinting = true;
+  hintWord(texts.hint_wait);
+  send("hint");
+});
+for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
+  hint.addEventListener(name, () => { if (hinting) send("hint_off"); hideHint(); });
 }
 document.addEventListener("contextmenu", (event) => event.preventDefault());
 document.addEventListener("selectstart", (event) => event.preventDefault());

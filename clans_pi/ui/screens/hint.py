@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 HINT = (236, 112, 222)  # the hint's arrow and outline: no clan's colour
 
 
-def draw_hint(canvas: Canvas, bv: BoardView, move: Move) -> None:
-    """The suggested move on the board: its two territories outlined, an arrow between."""
-    width = max(3, round(bv.hut / 5))
+def draw_hint(canvas: Canvas, bv: BoardView, move: Move, bold: float = 1.0) -> None:
+    """The suggested move on the board: its two territories outlined, an arrow between;
+    ``bold`` times as thick (a phone shows the picture smaller than it is drawn)."""
+    width = max(3, round(bv.hut / 5 * bold))
     bv.highlight(canvas.surface, move.src, HINT, width)
     bv.highlight(canvas.surface, move.dst, HINT, width)
     (x1, y1), (x2, y2) = bv.anchors[move.src], bv.anchors[move.dst]

@@ -46,6 +46,11 @@ class StartScreen(Screen):
         if app.bots is None:  # no computer players to offer: every seat is a person
             self.all_seats = [with_kind(s, HUMAN, k) for k, s in enumerate(self.all_seats)]
         self.count = len(seats) if MIN_PLAYERS <= len(seats) <= MAX_PLAYERS else 3
+        devices = app.devices
+        # Seats whose player sees their clan on a phone (the settings' at first, then the
+        # last game's); a person's seat only.
+        self.phones_offered = devices is not None and devices.phones_offered
+        self.phones: set[int] = devices.phone_choice() if devices is not None else set()
         self._fix_duplicates()
 
     def _fix_duplicates(self) -> None:
@@ -114,10 +119,24 @@ class StartScreen(Screen):
             self.cards = split_v(area, *[1] * self.count, gap=pad)
         for k, r in enumerate(self.cards):
             self.buttons.append(Button(f"seat{k}", r, "", self._edit(k)))
-        if self.app.bots is not None:  # after the cards: a tap on it is not the card's
+        if self.has_kinds:  # after the cards: a tap on it is not the card's
             for k, r in enumerate(self.cards):
-                self.buttons.append(Button(f"kind{k}", self._kind_rect(r), kind_label(
-                    self.seats[k].kind), self._toggle(k), px=self.px(18)))
+                self.buttons.append(Button(f"kind{k}", self._kind_rect(r), self._kind_label(k),
+                                           self._toggle(k), px=self.px(18)))
+
+    @property
+    def has_kinds(self) -> bool:
+        """Whether each card has its "who plays" button: computers or phones to choose."""
+        return self.app.bots is not None or self.phones_offered
+
+    def is_phone(self, k: int) -> bool:
+        """Whether seat ``k``'s player will see their clan on a phone."""
+        return k in self.phones and self.all_seats[k].is_human
+
+    def _kind_label(self, k: int) -> str:
+        # TRANSLATORS: the start screen's seat button: a person who sees their clan on
+        # their own phone (after "Person", before "Computer: Easy").
+        return _("Person: phone") if self.is_phone(k) else kind_label(self.all_seats[k].kind)
 
     def _switch_off(self) -> None:
         self.app.ask_switch_off(back=lambda: self.app.show(self))  # "Go on": this screen
@@ -138,7 +157,7 @@ class StartScreen(Screen):
         for b in self.buttons:
             if not b.name.startswith(("seat", "kind")):
                 b.draw(canvas)
-        kinds = self.app.bots is not None
+        kinds = self.has_kinds
         for k, (seat, r) in enumerate(zip(self.seats, self.cards, strict=True)):
             pressed = self.button(f"seat{k}").pressed
             canvas.box(r, PANEL_HI if pressed else CARD, radius=10)
@@ -163,8 +182,8 @@ class StartScreen(Screen):
                                            1.4, 1, 1)
             draw_avatar(canvas, seat, k, pic)
             canvas.text(seat.name, name, self.px(26), TEXT)
-            who = (_("Seat {n} · person") if seat.is_human
-                   else _("Seat {n} · computer")).format(n=k + 1)
+            who = (_("Seat {n} · phone") if self.is_phone(k) else _("Seat {n} · person")
+                   if seat.is_human else _("Seat {n} · computer")).format(n=k + 1)
             canvas.text(who, kind, self.px(16), TEXT_DIM)
             canvas.text(_("tap to change"), hint, self.px(15), TEXT_DIM)
             if kinds:
@@ -180,9 +199,17 @@ class StartScreen(Screen):
         return act
 
     def _toggle(self, k: int):
+        """Person, person with a phone (when phones are offered), then each computer level
+        (when there are computers), then person again."""
         def act() -> None:
             seat = self.all_seats[k]
-            self.all_seats[k] = with_kind(seat, next_kind(seat.kind), k)
+            if seat.is_human and self.phones_offered and k not in self.phones:
+                self.phones.add(k)
+                self.layout()
+                return
+            self.phones.discard(k)
+            kind = next_kind(seat.kind) if self.app.bots is not None else HUMAN
+            self.all_seats[k] = with_kind(seat, kind, k)
             self._fix_duplicates()
             self.layout()
 
@@ -230,4 +257,4 @@ class StartScreen(Screen):
         self.app.rules(lambda: self.app.show(self), from_game=False)
 
     def _start(self) -> None:
-        self.app.new_game(self.seats)
+        self.app.new_game(self.seats, phones={k for k in range(self.count) if self.is_phone(k)})
