@@ -118,6 +118,21 @@ def _states(chromium, size: tuple[int, int], scheme: str, shot) -> None:
     with served(clan) as (hub, server, url):
         page = open_page(chromium, url, size, scheme)
         shot("before", page)
+        server.tell_turn({0})  # the player to move, hints on
+        page.wait_for_selector("#hint:not([hidden])")
+        shot("hint-button", page)
+        box = page.locator("#hint").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        server.tell_hint(0, "ready", _hint_picture())
+        picture = page.locator("#hintbox img")
+        picture.wait_for()
+        while not picture.evaluate("img => img.naturalWidth"):  # decoded, not only there
+            page.wait_for_timeout(20)
+        shot("hint-held", page)
+        page.mouse.up()
+        server.tell_turn(set())
+        page.wait_for_selector("#hint", state="hidden")
         for name in ("red", "blue", "green", "yellow", "black", "white"):
             clan[0] = name
             press(page)
@@ -144,6 +159,20 @@ def _states(chromium, size: tuple[int, int], scheme: str, shot) -> None:
         third = open_page(chromium, url, size, scheme)
     third.wait_for_selector("body.connecting")  # the server has stopped
     shot("disconnected", third)
+
+
+def _hint_picture() -> bytes:
+    """A hint as the table sends it: the board of a fixed deal and its first legal move."""
+    import random
+
+    from clans_pi.rules.board import load_default_board
+    from clans_pi.rules.epochs import load_default_chart
+    from clans_pi.rules.setup import deal
+    from clans_pi.ui.phone_pictures import hint_png
+
+    board = load_default_board()
+    state = deal(board, ("Anna", "Ben", "Cleo"), random.Random(2026), load_default_chart())
+    return hint_png(board, state.observation(), state.legal_moves()[0])
 
 
 def open_page_waiting(chromium, url: str, size: tuple[int, int], scheme: str):

@@ -83,6 +83,7 @@ function show(msg) {
 // that comes over the live channel while the button is held and is dropped on release.
 function hideHint() {
   hinting = false;
+  document.body.classList.remove("hinting");
   if (hintUrl) URL.revokeObjectURL(hintUrl);
   hintUrl = null;
   $("hintbox").replaceChildren();
@@ -199,6 +200,7 @@ const hint = $("hint");
 hint.addEventListener("pointerdown", (event) => {
   event.preventDefault();
   hinting = true;
+  document.body.classList.add("hinting");
   hintWord(texts.hint_wait);
   send("hint");
 });
