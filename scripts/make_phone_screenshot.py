@@ -189,17 +189,6 @@ def server_call(server: PhoneServer, coro) -> None:
     asyncio.run_coroutine_threadsafe(coro, server.loop).result(10)
 
 
-def differing_fraction(a: Path, b: Path) -> float:
-    import pygame
-
-    sa, sb = pygame.image.load(str(a)), pygame.image.load(str(b))
-    if sa.get_size() != sb.get_size():
-        return 1.0
-    ba, bb = pygame.image.tobytes(sa, "RGB"), pygame.image.tobytes(sb, "RGB")
-    px = len(ba) // 3
-    return sum(ba[i * 3:i * 3 + 3] != bb[i * 3:i * 3 + 3] for i in range(px)) / px
-
-
 def main(argv: list[str] | None = None, say: Callable[[str], None] = print) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true")
@@ -228,6 +217,8 @@ def main(argv: list[str] | None = None, say: Callable[[str], None] = print) -> i
         if not stored.exists():
             print(f"{stored.relative_to(ROOT)} is missing", file=sys.stderr)
             return 1
+        from make_screenshots import differing_fraction  # beside this script
+
         frac = differing_fraction(stored, fresh)
         if frac > 0.01:
             print(f"{stored.relative_to(ROOT)}: {frac:.1%} of pixels differ from a fresh "
