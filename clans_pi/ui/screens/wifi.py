@@ -54,7 +54,7 @@ class WifiScreen(Screen):
             self.words = pygame.Rect(self.qr.right + 2 * pad, inner.top,
                                      inner.right - self.qr.right - 2 * pad, inner.height)
         else:  # upright: the code on top, the words under it
-            side = min(inner.width, inner.height * 11 // 20)
+            side = min(inner.width, inner.height * 3 // 5)
             self.qr = pygame.Rect(inner.centerx - side // 2, inner.top, side, side)
             self.words = pygame.Rect(inner.left, self.qr.bottom + 2 * pad, inner.width,
                                      inner.bottom - self.qr.bottom - 2 * pad)
@@ -82,5 +82,5 @@ class WifiScreen(Screen):
                     self.px(34), TEXT, align=align)
         canvas.paragraph(_("Join this Wi-Fi first: scan the code with your phone's camera, "
                            "or type the name and password. Then scan your seat's own code "
-                           "when the game deals."), hint, self.px(20), TEXT, align=align)
+                           "when the game deals."), hint, self.px(22), TEXT, align=align)
         self.draw_buttons(canvas)
