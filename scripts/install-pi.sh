@@ -16,7 +16,8 @@
 #                   "Clans Pi"), with a strong password it makes up once and keeps; the
 #                   start screen shows both (/etc/clans-pi/hotspot.toml)
 #   --hotspot-password PASSWORD
-#                   with --hotspot: this password instead (8 to 63 characters)
+#                   with --hotspot: this password instead (8 to 63 characters; others
+#                   on the Pi can see it in the process list while the installer runs)
 #   --no-hotspot    remove the hotspot (--uninstall removes it too)
 #
 # Idempotent: a second run changes nothing and says "unchanged: <path>" for each file.
@@ -65,7 +66,7 @@ HOTSPOT_NAME=""
 HOTSPOT_PASSWORD=""
 NO_HOTSPOT=0
 
-usage() { sed -n '2,23s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,24s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install-pi: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -109,7 +110,7 @@ fi
 # characters that neither needs escaped (and a Wi-Fi name's limit: 32 bytes).
 if [ "$HOTSPOT" = 1 ]; then
     HOTSPOT_NAME="${HOTSPOT_NAME:-$HOTSPOT_DEFAULT_NAME}"
-    if [ "${#HOTSPOT_NAME}" -gt 32 ] \
+    if [ "${#HOTSPOT_NAME}" -gt 32 ] || [[ "$HOTSPOT_NAME" == *$'\n'* ]] \
         || ! LC_ALL=C grep -Eqx "[A-Za-z0-9]([A-Za-z0-9 ._'-]*[A-Za-z0-9._'-])?" \
             <<<"$HOTSPOT_NAME"; then
         die "--hotspot '$HOTSPOT_NAME': a Wi-Fi name is 1 to 32 letters (A-Z, a-z), digits," \
@@ -117,6 +118,7 @@ if [ "$HOTSPOT" = 1 ]; then
     fi
     if [ -n "$HOTSPOT_PASSWORD" ]; then
         if [ "${#HOTSPOT_PASSWORD}" -lt 8 ] || [ "${#HOTSPOT_PASSWORD}" -gt 63 ] \
+            || [[ "$HOTSPOT_PASSWORD" == *$'\n'* ]] \
             || ! LC_ALL=C grep -Eqx '[!-~]([ -~]*[!-~])?' <<<"$HOTSPOT_PASSWORD" \
             || [[ "$HOTSPOT_PASSWORD" == *\\* ]]; then
             die "--hotspot-password: 8 to 63 plain ASCII letters, digits, punctuation and" \

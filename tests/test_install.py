@@ -579,6 +579,7 @@ def test_hotspot_in_a_chroot_leaves_networkmanager_alone(tmp_path):
     ["--hotspot", "--hotspot-password", "back\\slash1"],
     ["--hotspot", "--hotspot-password", " leading space"],
     ["--hotspot", "--hotspot-password", "pässwörter"],
+    ["--hotspot", "Two\nlines"], ["--hotspot", "--hotspot-password", "12345678\npsk=x"],
     ["--hotspot-password", "12345678"], ["--hotspot", "--no-hotspot"],
     ["--hotspot", "--uninstall"], ["--no-hotspot", "--uninstall"],
     ["--hotspot", "--app-only"], ["--hotspot", "--hotspot-password"],
