@@ -15,6 +15,14 @@ documents every key with its default (a test checks it against :func:`load_confi
     1 = "gpio"        # the seat's button and LED on the Pi (hardware/pinout.toml)
     2 = "handheld"    # a Pico handheld on USB, paired from the start screen
     3 = "screen"      # the press-and-hold peek on the touchscreen (the default)
+    [phones]
+    listen = "0.0.0.0:8080"
+    wifi_name = "Clans Pi"        # the Wi-Fi the phones join (the start screen shows it)
+    wifi_password = "..."
+
+The installer's --hotspot writes the Pi's own Wi-Fi's name and password into a second file
+beside the settings, hotspot.toml (its [phones] wifi_name and wifi_password), so that it
+never touches a maker's config.toml; a wifi_name in config.toml wins over it.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import Any
 from . import i18n
 from .files import user_state_dir
 from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS, size_problem
+from .phones.wifi import Hotspot, name_problem, password_problem
 from .rules.constants import MAX_PLAYERS
 
 SEAT_KINDS = ("screen", "gpio", "handheld", "phone")
@@ -39,6 +48,9 @@ COMPUTER_KEYS = ("think_seconds", "hints")
 DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
                 "backlight", "clan_marks", "fifth_clan")
 DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
+#: Beside the settings file: the installer's --hotspot writes the Pi's Wi-Fi there.
+HOTSPOT_FILE = "hotspot.toml"
+WIFI_KEYS = ("wifi_name", "wifi_password")
 
 
 def user_config_path() -> Path:
@@ -52,6 +64,8 @@ class Config:
 
     seats: dict[int, str] = field(default_factory=lambda: dict.fromkeys(range(1, 5), "screen"))
     listen: tuple[str, int] = ("0.0.0.0", 8080)  # [phones] listen: where phones connect
+    wifi_name: str = ""  # [phones] the Wi-Fi the phones join; "": none is shown
+    wifi_password: str = ""  # its WPA passphrase; "": an open network
     pinout: Path | None = None
     state_dir: Path = field(default_factory=user_state_dir)
     language: str = "en"
@@ -85,6 +99,11 @@ class Config:
     def wants_handhelds(self) -> bool:
         return "handheld" in self.seats.values()
 
+    @property
+    def hotspot(self) -> Hotspot | None:
+        """The Wi-Fi the start screen offers the phones, if the settings name one."""
+        return Hotspot(self.wifi_name, self.wifi_password) if self.wifi_name else None
+
 
 def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     """Read the settings; return them and the problems found (one line each).
@@ -101,15 +120,15 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
             return Config(), []
     path = Path(path)
     config = Config(source=str(path))
+    problems = _read_hotspot_file(path.with_name(HOTSPOT_FILE), config)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return config, [f"{path}: no such file; using the defaults"]
+        return config, [*problems, f"{path}: no such file; using the defaults"]
     except (OSError, UnicodeDecodeError) as exc:
-        return config, [f"{path}: cannot read it ({exc}); using the defaults"]
+        return config, [*problems, f"{path}: cannot read it ({exc}); using the defaults"]
     except tomllib.TOMLDecodeError as exc:
-        return config, [f"{path}: not valid TOML ({exc}); using the defaults"]
-    problems: list[str] = []
+        return config, [*problems, f"{path}: not valid TOML ({exc}); using the defaults"]
     for key in sorted(set(data) - set(TOP_LEVEL)):
         hint = (" (display settings go under [display])" if key in DISPLAY_KEYS else
                 " (computer player settings go under [computer])" if key in COMPUTER_KEYS
@@ -247,12 +266,14 @@ def _read_seats(raw: Any, config: Config, path: Path, problems: list[str]) -> No
 
 
 def _read_phones(raw: Any, config: Config, path: Path, problems: list[str]) -> None:
-    """[phones] listen = "HOST:PORT": where phone seats' pages are served."""
+    """[phones] listen = "HOST:PORT": where phone seats' pages are served; wifi_name and
+    wifi_password: the Wi-Fi they join."""
     if not isinstance(raw, dict):
         problems.append(f"{path}: [phones] must be a table like  listen = \"0.0.0.0:8080\"")
         return
-    for key in sorted(set(raw) - {"listen"}):
+    for key in sorted(set(raw) - {"listen", *WIFI_KEYS}):
         problems.append(f"{path}: phones.{key}: unknown setting (ignored)")
+    _read_wifi(raw, config, path, problems)
     value = raw.get("listen")
     if value is None:
         return
@@ -262,3 +283,50 @@ def _read_phones(raw: Any, config: Config, path: Path, problems: list[str]) -> N
                         f"\"0.0.0.0:8080\", not {value!r}; using 0.0.0.0:8080")
         return
     config.listen = (host, int(port))
+
+
+def _read_wifi(raw: dict[str, Any], config: Config, path: Path, problems: list[str]) -> None:
+    """phones.wifi_name and phones.wifi_password, taken together: a name with a wrong
+    password (or a password with no name) is a problem, and neither is used."""
+    if not any(key in raw for key in WIFI_KEYS):
+        return
+    name, password = raw.get("wifi_name"), raw.get("wifi_password", "")
+    unused = "the Wi-Fi in this file is not shown"
+    if name is None:
+        problems.append(f"{path}: phones.wifi_password: given without phones.wifi_name; "
+                        f"{unused}")
+        return
+    found = len(problems)
+    for key, value, check in (("wifi_name", name, name_problem),
+                              ("wifi_password", password, password_problem)):
+        if not isinstance(value, str):
+            problems.append(f"{path}: phones.{key}: must be text in quotes, not {value!r}; "
+                            f"{unused}")
+        elif value and (why := check(value)) is not None:
+            problems.append(f"{path}: phones.{key}: {value!r} {why}; {unused}")
+    if len(problems) == found:
+        assert isinstance(name, str) and isinstance(password, str)
+        config.wifi_name, config.wifi_password = name, password
+
+
+def _read_hotspot_file(path: Path, config: Config) -> list[str]:
+    """The Pi's own Wi-Fi, as the installer's --hotspot wrote it beside the settings (a
+    [phones] table with wifi_name and wifi_password); no such file is no problem."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        return [f"{path}: cannot read it ({exc}); the Wi-Fi in it is not shown"]
+    except tomllib.TOMLDecodeError as exc:
+        return [f"{path}: not valid TOML ({exc}); the Wi-Fi in it is not shown"]
+    problems = [f"{path}: unknown setting '{key}' (ignored; only [phones] belongs here)"
+                for key in sorted(set(data) - {"phones"})]
+    phones = data.get("phones", {})
+    if not isinstance(phones, dict):
+        return [*problems, f"{path}: [phones] must be a table like  wifi_name = \"Clans Pi\""]
+    for key in sorted(set(phones) - set(WIFI_KEYS)):
+        problems.append(f"{path}: phones.{key}: unknown setting (ignored; only wifi_name "
+                        "and wifi_password belong here)")
+    _read_wifi(phones, config, path, problems)
+    return problems

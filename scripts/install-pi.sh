@@ -11,6 +11,14 @@
 #   --no-apt        do not install Debian packages (pi-gen installs them itself)
 #   --app-only      only copy the app to PREFIX/src and (re)build its venv; no packages,
 #                   user, unit, udev rules, settings or cmdline.txt (root only to write PREFIX)
+#   --hotspot [NAME]
+#                   the Pi makes its own Wi-Fi for the phones (NetworkManager; default name
+#                   "Clans Pi"), with a strong password it makes up once and keeps; the
+#                   start screen shows both (/etc/clans-pi/hotspot.toml)
+#   --hotspot-password PASSWORD
+#                   with --hotspot: this password instead (8 to 63 characters; others
+#                   on the Pi can see it in the process list while the installer runs)
+#   --no-hotspot    remove the hotspot (--uninstall removes it too)
 #
 # Idempotent: a second run changes nothing and says "unchanged: <path>" for each file.
 # Never overwrites a maker's /etc/clans-pi/config.toml or /etc/clans-pi/pinout.toml.
@@ -34,6 +42,13 @@ CONF_DIR=/etc/clans-pi
 UNIT=clans-pi.service
 HANDHELD_RULES=99-clans-pi-handheld.rules
 BACKLIGHT_RULES=90-clans-pi-backlight.rules
+# The hotspot (--hotspot): NetworkManager's profile, and the name and password for the game.
+HOTSPOT_PROFILE=/etc/NetworkManager/system-connections/clans-pi-hotspot.nmconnection
+HOTSPOT_CONF=hotspot.toml   # in $CONF_DIR
+HOTSPOT_ID=clans-pi-hotspot
+HOTSPOT_DEFAULT_NAME="Clans Pi"
+# NetworkManager's shared mode (DHCP and DNS for the phones) runs its dnsmasq.
+HOTSPOT_PACKAGES=(dnsmasq-base)
 # Copied to $PREFIX/src: enough to build and install the app, and this installer.
 SOURCE_ITEMS=(pyproject.toml README.md clans_pi hardware systemd
               scripts/install-pi.sh scripts/config.example.toml)
@@ -46,8 +61,12 @@ UNINSTALL=0
 PURGE=0
 NO_APT=0
 APP_ONLY=0
+HOTSPOT=0
+HOTSPOT_NAME=""
+HOTSPOT_PASSWORD=""
+NO_HOTSPOT=0
 
-usage() { sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,24s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install-pi: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -61,6 +80,16 @@ while [ $# -gt 0 ]; do
         --prefix=*) PREFIX="${1#*=}" ;;
         --root) [ $# -ge 2 ] || die "--root needs a directory"; ROOT="$2"; shift ;;
         --root=*) ROOT="${1#*=}" ;;
+        --hotspot)
+            HOTSPOT=1
+            # The name is optional: the next word is it unless it is an option.
+            if [ $# -ge 2 ] && [[ "$2" != -* ]]; then HOTSPOT_NAME="$2"; shift; fi ;;
+        --hotspot=*) HOTSPOT=1; HOTSPOT_NAME="${1#*=}" ;;
+        --hotspot-password)
+            [ $# -ge 2 ] || die "--hotspot-password needs a password"
+            HOTSPOT_PASSWORD="$2"; shift ;;
+        --hotspot-password=*) HOTSPOT_PASSWORD="${1#*=}" ;;
+        --no-hotspot) NO_HOTSPOT=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (try --help)" ;;
     esac
@@ -71,6 +100,32 @@ PREFIX="${PREFIX%/}"
 if [ -z "$PREFIX" ]; then die "--prefix must not be /"; fi
 [ "$PURGE" = 0 ] || [ "$UNINSTALL" = 1 ] || die "--purge goes with --uninstall"
 [ "$APP_ONLY" = 0 ] || [ "$UNINSTALL" = 0 ] || die "--app-only does not go with --uninstall"
+if [ "$HOTSPOT" = 1 ] || [ "$NO_HOTSPOT" = 1 ]; then
+    [ "$UNINSTALL" = 0 ] || die "--uninstall removes the hotspot; no --hotspot or --no-hotspot"
+    [ "$APP_ONLY" = 0 ] || die "--app-only does not go with --hotspot or --no-hotspot"
+fi
+[ "$HOTSPOT" = 0 ] || [ "$NO_HOTSPOT" = 0 ] || die "--hotspot does not go with --no-hotspot"
+[ -z "$HOTSPOT_PASSWORD" ] || [ "$HOTSPOT" = 1 ] || die "--hotspot-password goes with --hotspot"
+# The name and password go into NetworkManager's keyfile and a TOML file as they are: only
+# characters that neither needs escaped (and a Wi-Fi name's limit: 32 bytes).
+if [ "$HOTSPOT" = 1 ]; then
+    HOTSPOT_NAME="${HOTSPOT_NAME:-$HOTSPOT_DEFAULT_NAME}"
+    if [ "${#HOTSPOT_NAME}" -gt 32 ] || [[ "$HOTSPOT_NAME" == *$'\n'* ]] \
+        || ! LC_ALL=C grep -Eqx "[A-Za-z0-9]([A-Za-z0-9 ._'-]*[A-Za-z0-9._'-])?" \
+            <<<"$HOTSPOT_NAME"; then
+        die "--hotspot '$HOTSPOT_NAME': a Wi-Fi name is 1 to 32 letters (A-Z, a-z), digits," \
+            "spaces and . _ ' - (starting with a letter or digit, not ending with a space)"
+    fi
+    if [ -n "$HOTSPOT_PASSWORD" ]; then
+        if [ "${#HOTSPOT_PASSWORD}" -lt 8 ] || [ "${#HOTSPOT_PASSWORD}" -gt 63 ] \
+            || [[ "$HOTSPOT_PASSWORD" == *$'\n'* ]] \
+            || ! LC_ALL=C grep -Eqx '[!-~]([ -~]*[!-~])?' <<<"$HOTSPOT_PASSWORD" \
+            || [[ "$HOTSPOT_PASSWORD" == *\\* ]]; then
+            die "--hotspot-password: 8 to 63 plain ASCII letters, digits, punctuation and" \
+                "spaces (no backslash, no space at either end)"
+        fi
+    fi
+fi
 if [ -n "$ROOT" ]; then
     [ -d "$ROOT" ] || die "--root $ROOT: no such directory"
     ROOT="$(cd "$ROOT" && pwd)"
@@ -188,7 +243,9 @@ step_apt() {
     local p have=() lists=1
     # A dry run has not updated the package lists: without them nothing can be judged.
     [ "$DRY_RUN" = 0 ] || apt_has python3 || lists=0
-    for p in "${APT_PACKAGES[@]}"; do
+    local -a wanted=("${APT_PACKAGES[@]}")
+    [ "$HOTSPOT" = 0 ] || wanted+=("${HOTSPOT_PACKAGES[@]}")
+    for p in "${wanted[@]}"; do
         if [ -n "$ROOT" ] || [ "$lists" = 0 ] || apt_has "$p"; then
             have+=("$p")
         elif [ "$p" = python3-lgpio ]; then
@@ -417,6 +474,159 @@ step_config() {
     install_if_absent "$REPO/hardware/pinout.toml" "$(R "$CONF_DIR/pinout.toml")" 0644
 }
 
+# --- the hotspot (--hotspot) -----------------------------------------------------------
+# NetworkManager's keyfile (nm-settings-keyfile(5)) is written directly, so that it works
+# without a running NetworkManager: in --root mode and in the image build.
+
+keyfile_value() {   # FILE KEY: KEY's value in the keyfile FILE ("" when absent)
+    [ -r "$1" ] || return 0
+    sed -n "s/^$2=//p" "$1" | head -n 1
+}
+
+# 16 characters from 32 that cannot be mistaken for one another (no l, o, 0, 1), in groups
+# of four to read out at the table: 80 random bits. 256 is a multiple of 32, so each byte
+# modulo 32 is uniform.
+random_password() {
+    local alphabet=abcdefghijkmnpqrstuvwxyz23456789 out="" b
+    for b in $(od -An -N16 -tu1 /dev/urandom); do
+        out+="${alphabet:$((b % 32)):1}"
+    done
+    echo "${out:0:4}-${out:4:4}-${out:8:4}-${out:12:4}"
+}
+
+hotspot_keyfile() {   # NAME PASSWORD UUID: the access point's profile
+    cat <<EOF
+# Clans Pi: the Pi's own Wi-Fi for the phones, written by install-pi.sh --hotspot.
+# Run the installer again to change it (--hotspot NAME --hotspot-password PASSWORD), or
+# with --no-hotspot to remove it. The game reads the name and password from
+# $CONF_DIR/$HOTSPOT_CONF.
+[connection]
+id=$HOTSPOT_ID
+uuid=$3
+type=wifi
+interface-name=wlan0
+autoconnect=true
+# Above a home Wi-Fi's profile (0): at boot the Pi makes its own network.
+autoconnect-priority=10
+
+[wifi]
+mode=ap
+band=bg
+ssid=$1
+
+[wifi-security]
+key-mgmt=wpa-psk
+psk=$2
+# WPA2 with CCMP only, and no management frame protection: the Pi's Wi-Fi chip (brcmfmac)
+# does not support that as an access point, and phones then fail to join.
+proto=rsn
+pairwise=ccmp
+group=ccmp
+pmf=1
+
+[ipv4]
+# NetworkManager gives the phones their addresses (DHCP, DNS); the Pi is 10.42.0.1.
+method=shared
+
+[ipv6]
+method=ignore
+EOF
+}
+
+toml_string() {   # TEXT: a TOML basic string
+    local s="${1//\\/\\\\}"
+    printf '"%s"' "${s//\"/\\\"}"
+}
+
+hotspot_toml() {   # NAME PASSWORD: what the game reads (clans_pi/config.py)
+    cat <<EOF
+# The Pi's own Wi-Fi for the phones, written by install-pi.sh --hotspot (the same as in
+# $HOTSPOT_PROFILE).
+# The start screen's "Wi-Fi for phones" shows it. Run the installer again to change it
+# (--hotspot NAME --hotspot-password PASSWORD), or with --no-hotspot to remove it. A
+# wifi_name in config.toml wins over this file.
+[phones]
+wifi_name = $(toml_string "$1")
+wifi_password = $(toml_string "$2")
+EOF
+}
+
+install_secret() {   # SRC DST: a file only root may read (0600, root's when run as root)
+    local src="$1" dst="$2"
+    local -a owner=()
+    CHANGED=0
+    [ "$(id -u)" != 0 ] || owner=(-o root -g root)
+    if [ -f "$dst" ] && cmp -s "$src" "$dst" && [ "$(file_mode "$dst")" = 600 ] \
+        && { [ "${#owner[@]}" = 0 ] || [ "$(stat -c %u:%g "$dst")" = 0:0 ]; }; then
+        echo "unchanged: $dst"
+        return 0
+    fi
+    ensure_dir "$(dirname "$dst")"
+    run install -m 0600 "${owner[@]}" "$src" "$dst"
+    CHANGED=1
+}
+
+# NetworkManager reads a changed profile when told to; when it is not running (--root mode,
+# a chroot, an image being built) it reads it when it starts.
+reload_networkmanager() {
+    if [ -n "$ROOT" ]; then
+        echo "skipped in --root mode: nmcli connection reload"
+    elif ! command -v nmcli >/dev/null 2>&1; then
+        echo "note: no NetworkManager here (nmcli): the hotspot needs it (Raspberry Pi OS" \
+             "Bookworm and later have it)"
+    elif in_chroot || [ "$(nmcli -t -f RUNNING general 2>/dev/null)" != running ]; then
+        echo "skipped (NetworkManager is not running here): nmcli connection reload"
+    else
+        run nmcli connection reload
+    fi
+}
+
+remove_hotspot() {
+    local profile conf
+    profile="$(R "$HOTSPOT_PROFILE")"
+    conf="$(R "$CONF_DIR/$HOTSPOT_CONF")"
+    if [ ! -e "$profile" ] && [ ! -e "$conf" ]; then
+        echo "unchanged: no hotspot ($profile not there)"
+        return 0
+    fi
+    remove_path "$profile" "$conf"
+    reload_networkmanager
+}
+
+step_hotspot() {
+    local profile conf password uuid work changed
+    profile="$(R "$HOTSPOT_PROFILE")"
+    conf="$(R "$CONF_DIR/$HOTSPOT_CONF")"
+    if [ "$NO_HOTSPOT" = 1 ]; then
+        remove_hotspot
+        return 0
+    fi
+    if [ "$HOTSPOT" = 0 ]; then
+        [ ! -e "$profile" ] \
+            || echo "unchanged: $profile (the hotspot of an earlier run; --no-hotspot removes it)"
+        return 0
+    fi
+    # The password given, else the one made by the first run, else a new one.
+    password="${HOTSPOT_PASSWORD:-$(keyfile_value "$profile" psk)}"
+    [ -n "$password" ] || password="$(random_password)"
+    uuid="$(keyfile_value "$profile" uuid)"
+    [ -n "$uuid" ] || uuid="$(cat /proc/sys/kernel/random/uuid)"
+    work="$(mktemp -d "${TMPDIR:-/tmp}/clans-pi-hotspot.XXXXXX")"   # 0700: the password
+    hotspot_keyfile "$HOTSPOT_NAME" "$password" "$uuid" >"$work/profile"
+    hotspot_toml "$HOTSPOT_NAME" "$password" >"$work/conf"
+    install_secret "$work/profile" "$profile"
+    changed=$CHANGED
+    install_file "$work/conf" "$conf" 0644
+    rm -rf "$work"
+    [ "$changed" = 1 ] || [ "$CHANGED" = 1 ] || return 0
+    reload_networkmanager
+    if [ "$DRY_RUN" = 0 ]; then
+        echo "note: the hotspot '$HOTSPOT_NAME' starts at the next boot (its password is on" \
+             "the start screen, under Wi-Fi for phones); the Pi's Wi-Fi then serves the" \
+             "table and leaves any other Wi-Fi network"
+    fi
+}
+
 step_udev() {
     local handheld backlight
     install_file "$REPO/systemd/$HANDHELD_RULES" "$(R "/etc/udev/rules.d/$HANDHELD_RULES")" 0644
@@ -519,6 +729,7 @@ uninstall() {
         system udevadm control --reload
     fi
     remove_path "$(R "$PREFIX")"
+    remove_hotspot
     if [ -n "$ROOT" ]; then
         echo "skipped in --root mode: userdel $USER_NAME"
     elif getent passwd "$USER_NAME" >/dev/null; then
@@ -565,6 +776,7 @@ step_readme
 step_venv
 step_user
 step_config
+step_hotspot
 step_udev
 step_unit
 step_cmdline

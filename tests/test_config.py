@@ -210,3 +210,91 @@ def test_phones_listen_where_the_settings_say_and_a_bad_address_keeps_the_defaul
         f"{path}: phones.listen: expected \"HOST:PORT\" like \"0.0.0.0:8080\", not "
         "'everywhere'; using 0.0.0.0:8080",
         f"{path}: phones.port: unknown setting (ignored)"])
+
+
+# ------------------------------------------------------------------ the phones' Wi-Fi
+
+HOTSPOT = '# written by install-pi.sh --hotspot\n[phones]\nwifi_name = "Clans Pi"\n' \
+    'wifi_password = "k7qm-x3vt-9bfp-w2hc"\n'
+
+
+def test_the_installers_hotspot_file_beside_the_settings_names_the_wifi(tmp_path):
+    (tmp_path / "hotspot.toml").write_text(HOTSPOT, encoding="utf-8")
+    config, problems = load_config(write(tmp_path, '[seats]\n1 = "phone"\n'))
+    assert problems == []
+    assert (config.wifi_name, config.wifi_password) == ("Clans Pi", "k7qm-x3vt-9bfp-w2hc")
+    assert config.hotspot is not None
+    assert config.hotspot.qr_payload == "WIFI:T:WPA;S:Clans Pi;P:k7qm-x3vt-9bfp-w2hc;;"
+    assert config.seat_kind(0) == "phone"
+
+
+def test_no_wifi_named_means_no_hotspot(tmp_path):
+    config, problems = load_config(write(tmp_path, "[phones]\n"))
+    assert problems == [] and config.hotspot is None
+
+
+def test_the_settings_file_wins_over_the_hotspot_file_and_can_hide_it(tmp_path):
+    (tmp_path / "hotspot.toml").write_text(HOTSPOT, encoding="utf-8")
+    config, problems = load_config(write(
+        tmp_path, '[phones]\nwifi_name = "Travel router; 5 GHz"\nwifi_password = ""\n'))
+    assert problems == []
+    assert config.hotspot is not None
+    assert config.hotspot.qr_payload == r"WIFI:T:nopass;S:Travel router\; 5 GHz;;"
+    config, problems = load_config(write(tmp_path, '[phones]\nwifi_name = ""\n'))
+    assert problems == [] and config.hotspot is None
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ('wifi_name = 5\nwifi_password = "12345678"',
+     "phones.wifi_name: must be text in quotes, not 5"),
+    ('wifi_name = "x"\nwifi_password = "short"',
+     "phones.wifi_password: 'short' must be 8 to 63 characters (or \"\" for an open network)"),
+    (f'wifi_name = "{"n" * 33}"',
+     f"phones.wifi_name: '{'n' * 33}' is longer than a Wi-Fi name may be (32 bytes)"),
+    ('wifi_name = "Table"\nwifi_password = "pässwörter"',
+     "phones.wifi_password: 'pässwörter' must be plain ASCII letters, digits, spaces and "
+     "punctuation"),
+    ('wifi_password = "12345678"',
+     "phones.wifi_password: given without phones.wifi_name"),
+])
+def test_a_bad_wifi_setting_is_one_line_and_the_rest_still_loads(tmp_path, text, why):
+    path = write(tmp_path, f'language = "de"\n[phones]\nlisten = "127.0.0.1:9000"\n{text}\n')
+    config, problems = load_config(path)
+    assert problems == [f"{path}: {why}; the Wi-Fi in this file is not shown"]
+    assert config.hotspot is None
+    assert config.language == "de" and config.listen == ("127.0.0.1", 9000)
+
+
+def test_a_bad_settings_wifi_keeps_the_hotspot_files(tmp_path):
+    (tmp_path / "hotspot.toml").write_text(HOTSPOT, encoding="utf-8")
+    path = write(tmp_path, '[phones]\nwifi_name = "Other"\nwifi_password = "short"\n')
+    config, problems = load_config(path)
+    assert len(problems) == 1 and problems[0].startswith(f"{path}: phones.wifi_password: ")
+    assert config.wifi_name == "Clans Pi"
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("[phones\n", "not valid TOML"),
+    ('[phones]\nwifi_name = "Clans Pi"\nwifi_password = "1234"\n',
+     "phones.wifi_password: '1234' must be 8 to 63"),
+    ('[phones]\nlisten = "x"\nwifi_name = "Clans Pi"\n',
+     "phones.listen: unknown setting (ignored; only wifi_name and wifi_password belong here)"),
+    ('wifi_name = "Clans Pi"\n',
+     "unknown setting 'wifi_name' (ignored; only [phones] belongs here)"),
+    ('phones = "Clans Pi"\n', "[phones] must be a table"),
+])
+def test_a_damaged_hotspot_file_is_one_line_naming_it_and_the_settings_still_load(
+        tmp_path, text, why):
+    hotspot = tmp_path / "hotspot.toml"
+    hotspot.write_text(text, encoding="utf-8")
+    config, problems = load_config(write(tmp_path, '[seats]\n2 = "phone"\n'))
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"{hotspot}: {why}"), problems
+    assert config.seat_kind(1) == "phone"
+
+
+def test_an_unreadable_hotspot_file_is_one_line(tmp_path):
+    (tmp_path / "hotspot.toml").mkdir()  # as unreadable as a file of root's, even to root
+    config, problems = load_config(write(tmp_path, ""))
+    assert len(problems) == 1 and "hotspot.toml: cannot read it (" in problems[0]
+    assert config.hotspot is None

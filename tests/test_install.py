@@ -433,3 +433,159 @@ def test_the_lgpio_hint_names_the_running_venvs_pip_by_its_absolute_path(monkeyp
     assert lgpio_install_hint() == f"{tmp_path}/clans-pi/.venv/bin/pip install lgpio"
     monkeypatch.setattr(sys, "prefix", "/usr")
     assert lgpio_install_hint() == "sudo apt install python3-lgpio"
+
+
+# --- the hotspot (--hotspot, issue 16) -------------------------------------------------
+PROFILE = "etc/NetworkManager/system-connections/clans-pi-hotspot.nmconnection"
+HOTSPOT_TOML = "etc/clans-pi/hotspot.toml"
+
+
+def keyfile(path: Path) -> dict[str, dict[str, str]]:
+    """NetworkManager's keyfile as sections of keys (GLib's key file: '#' comments)."""
+    sections: dict[str, dict[str, str]] = {}
+    section = None
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = sections.setdefault(line.strip("[]"), {})
+            continue
+        key, _, value = line.partition("=")
+        assert section is not None and key not in section, line
+        section[key] = value
+    return sections
+
+
+def test_hotspot_writes_networkmanagers_profile_root_only(pi_root):
+    out = install("--root", pi_root, "--hotspot").stdout
+    profile = pi_root / PROFILE
+    st = profile.stat()
+    assert stat.S_IMODE(st.st_mode) == 0o600
+    if os.geteuid() == 0:
+        assert (st.st_uid, st.st_gid) == (0, 0)
+    nm = keyfile(profile)
+    password = nm["wifi-security"]["psk"]
+    assert re.fullmatch(r"[a-km-np-z2-9]{4}(-[a-km-np-z2-9]{4}){3}", password), password
+    uuid = nm["connection"].pop("uuid")
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}", uuid)
+    assert nm == {
+        "connection": {"id": "clans-pi-hotspot", "type": "wifi", "interface-name": "wlan0",
+                       "autoconnect": "true", "autoconnect-priority": "10"},
+        "wifi": {"mode": "ap", "band": "bg", "ssid": "Clans Pi"},
+        "wifi-security": {"key-mgmt": "wpa-psk", "psk": password, "proto": "rsn",
+                          "pairwise": "ccmp", "group": "ccmp", "pmf": "1"},
+        "ipv4": {"method": "shared"},
+        "ipv6": {"method": "ignore"},
+    }
+    assert "skipped in --root mode: nmcli connection reload" in out
+    assert password not in out  # nor in a log of the installation
+    assert re.search(r"^skipped in --root mode: .*apt-get install .*dnsmasq-base", out, re.M)
+    # The game reads the same name and password from beside its settings.
+    config, problems = load_config(pi_root / "etc/clans-pi/config.toml")
+    assert problems == []
+    assert (config.wifi_name, config.wifi_password) == ("Clans Pi", password)
+    assert stat.S_IMODE((pi_root / HOTSPOT_TOML).stat().st_mode) == 0o644
+    assert (pi_root / "etc/clans-pi/config.toml").read_bytes() == \
+        (REPO / "scripts/config.example.toml").read_bytes()
+
+
+def test_hotspot_second_run_changes_nothing_and_keeps_the_password(pi_root):
+    install("--root", pi_root, "--hotspot")
+    first = keyfile(pi_root / PROFILE)
+    before = snapshot(pi_root)
+    out = install("--root", pi_root, "--hotspot").stdout
+    assert snapshot(pi_root) == before
+    assert [ln for ln in out.splitlines() if not ln.startswith(
+        ("unchanged: ", "skipped in --root mode: ", "done: "))] == []
+    assert f"unchanged: {pi_root / PROFILE}" in out
+    # A run without --hotspot leaves it alone; a new name keeps the password and the uuid.
+    out = install("--root", pi_root).stdout
+    assert snapshot(pi_root) == before
+    assert f"unchanged: {pi_root / PROFILE} (the hotspot of an earlier run; --no-hotspot " \
+        "removes it)" in out
+    install("--root", pi_root, "--hotspot", "Table 2")
+    again = keyfile(pi_root / PROFILE)
+    assert again["wifi"]["ssid"] == "Table 2"
+    assert again["wifi-security"]["psk"] == first["wifi-security"]["psk"]
+    assert again["connection"]["uuid"] == first["connection"]["uuid"]
+    config, _ = load_config(pi_root / "etc/clans-pi/config.toml")
+    assert config.wifi_name == "Table 2"
+
+
+def test_hotspot_with_a_name_and_password_of_ones_own(pi_root):
+    install("--root", pi_root, "--hotspot=Anna's table", "--hotspot-password",
+            'say "friend" & enter; 2')
+    nm = keyfile(pi_root / PROFILE)
+    assert nm["wifi"]["ssid"] == "Anna's table"
+    assert nm["wifi-security"]["psk"] == 'say "friend" & enter; 2'
+    config, problems = load_config(pi_root / "etc/clans-pi/config.toml")
+    assert problems == []
+    assert (config.wifi_name, config.wifi_password) == ("Anna's table", 'say "friend" & enter; 2')
+
+
+def test_no_hotspot_and_uninstall_remove_it(pi_root):
+    install("--root", pi_root, "--hotspot")
+    out = install("--root", pi_root, "--no-hotspot").stdout
+    assert not (pi_root / PROFILE).exists() and not (pi_root / HOTSPOT_TOML).exists()
+    assert "skipped in --root mode: nmcli connection reload" in out
+    assert (pi_root / "etc/clans-pi/config.toml").is_file()
+    out = install("--root", pi_root, "--no-hotspot").stdout
+    assert f"unchanged: no hotspot ({pi_root / PROFILE} not there)" in out
+    install("--root", pi_root, "--hotspot")
+    install("--uninstall", "--root", pi_root)
+    assert not (pi_root / PROFILE).exists() and not (pi_root / HOTSPOT_TOML).exists()
+    assert (pi_root / "etc/clans-pi/config.toml").is_file()  # the maker's settings stay
+
+
+def test_hotspot_dry_run_writes_nothing_and_prints_no_password(pi_root):
+    before = snapshot(pi_root)
+    out = install("--dry-run", "--root", pi_root, "--hotspot").stdout
+    assert snapshot(pi_root) == before
+    assert re.search(rf"^would: install -m 0600 .* {re.escape(str(pi_root / PROFILE))}$", out,
+                     re.M)
+    assert "psk" not in out
+
+
+# nmcli: NetworkManager runs; every other call is written down.
+NMCLI = """
+[ "$*" = "-t -f RUNNING general" ] && { echo running; exit 0; }
+echo "nmcli $*" >>"$(dirname "$0")/calls"
+"""
+
+
+def test_hotspot_reloads_networkmanager_only_where_it_runs(tmp_path):
+    """Not in --root mode: nmcli connection reload when NetworkManager runs (a dry run
+    says it would; the real /etc is not written here), a note where there is none."""
+    env = fake_commands(tmp_path / "bin", nmcli=NMCLI, systemd_detect_virt="exit 1")
+    out = install("--dry-run", "--prefix", tmp_path / "opt", "--hotspot", env=env).stdout
+    assert "would: nmcli connection reload" in out
+    (tmp_path / "bin/nmcli").write_text("#!/usr/bin/env bash\necho 'not running'\nexit 8\n")
+    out = install("--dry-run", "--prefix", tmp_path / "opt", "--hotspot", env=env).stdout
+    assert "skipped (NetworkManager is not running here): nmcli connection reload" in out
+
+
+def test_hotspot_in_a_chroot_leaves_networkmanager_alone(tmp_path):
+    env = fake_commands(tmp_path / "bin", nmcli=NMCLI, **CHROOT)
+    out = install("--dry-run", "--prefix", tmp_path / "opt", "--hotspot", env=env).stdout
+    assert "skipped (NetworkManager is not running here): nmcli connection reload" in out
+    assert not (tmp_path / "bin/calls").exists() or "nmcli" not in \
+        (tmp_path / "bin/calls").read_text()
+
+
+@pytest.mark.parametrize("args", [
+    ["--hotspot", "x" * 33], ["--hotspot=Bad;Name"], ["--hotspot", " space"],
+    ["--hotspot=ends "], ["--hotspot", "Ok", "--hotspot-password", "short"],
+    ["--hotspot", "--hotspot-password", "x" * 64],
+    ["--hotspot", "--hotspot-password", "back\\slash1"],
+    ["--hotspot", "--hotspot-password", " leading space"],
+    ["--hotspot", "--hotspot-password", "pässwörter"],
+    ["--hotspot", "Two\nlines"], ["--hotspot", "--hotspot-password", "12345678\npsk=x"],
+    ["--hotspot-password", "12345678"], ["--hotspot", "--no-hotspot"],
+    ["--hotspot", "--uninstall"], ["--no-hotspot", "--uninstall"],
+    ["--hotspot", "--app-only"], ["--hotspot", "--hotspot-password"],
+])
+def test_bad_hotspot_options_are_refused(args, pi_root):
+    result = subprocess.run(["bash", str(INSTALL), "--root", str(pi_root), *args],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode != 0 and result.stderr.startswith("install-pi: "), args
+    assert not (pi_root / "etc").exists()

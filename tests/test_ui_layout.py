@@ -8,6 +8,7 @@ import itertools
 import pygame
 import pytest
 
+from clans_pi.phones.wifi import Hotspot
 from clans_pi.ui.clan_look import DEFAULT_LOOK, ClanLook
 from clans_pi.ui.layout import play_layout, scale_for
 from clans_pi.ui.screens.names import NameScreen
@@ -157,6 +158,25 @@ def _kiosk_start(app):
     _start(app)
 
 
+#: The phones' Wi-Fi as the installer's --hotspot makes it (a generated password).
+HOTSPOT = Hotspot("Clans Pi", "k7qm-x3vt-9bfp-w2hc")
+
+
+def _wifi_start(app):
+    """The kiosk's start screen with the phones' Wi-Fi and the first-game guide."""
+    from clans_pi.table.guide import Guide, GuideMemory
+
+    app.kiosk, app.wifi = True, HOTSPOT
+    app.table.guide = Guide(GuideMemory(None))
+    _start(app)
+
+
+def _wifi(app):
+    app.kiosk, app.wifi = True, HOTSPOT
+    _start(app)
+    act(app.screen, "wifi")
+
+
 def _kiosk_menu(app):
     app.kiosk = True
     _dialog(app)
@@ -170,6 +190,8 @@ def _switch_off(app):
 
 SCREENS = {
     "kiosk_start": _kiosk_start,
+    "wifi_start": _wifi_start,
+    "wifi": _wifi,
     "kiosk_menu": _kiosk_menu,
     "switch_off": _switch_off,
     "deal_peek_device": _deal_peek_device,

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
     from ..hardware.seats import SeatDevices
     from ..persistence import GameStore
+    from ..phones.wifi import Hotspot
     from ..watchdog import Notifier
     from .sound import Sounds
 from .canvas import Canvas, line_size, wrap
@@ -89,6 +90,7 @@ class App:
         guide: GuideMemory | None = None,
         language_file: LanguageFile | None = None,
         kiosk: bool = False,
+        wifi: Hotspot | None = None,
     ) -> None:
         pygame.font.init()
         self.board = board
@@ -121,6 +123,7 @@ class App:
         # The appliance (clans-pi.service): the menu offers Switch off instead of Quit, and
         # each way out asks the service for what comes next (clans_pi/kiosk.py).
         self.kiosk = kiosk
+        self.wifi = wifi  # the Wi-Fi the phones join (the start screen shows it), or None
         self.exit_status = 0  # what the program exits with (kiosk: SWITCH_OFF, CONSOLE)
         self.running = True
         self.dirty = True

@@ -150,6 +150,20 @@ def draw_power(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) 
     pygame.draw.line(surface, color, (r.centerx, r.top), (r.centerx, r.centery), width)
 
 
+def draw_wifi(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """The Wi-Fi symbol (a dot under three arcs), centred in ``rect``: the start screen's
+    Wi-Fi for phones button."""
+    side = min(rect.width, rect.height) * 0.8
+    width = max(2, round(side / 10))
+    cx, bottom = rect.centerx, rect.centery + side * 0.36
+    pygame.draw.circle(surface, color, (cx, round(bottom - width)), max(2, round(width * 1.1)))
+    for k in (1, 2, 3):
+        radius = side * 0.27 * k
+        ring = pygame.Rect(0, 0, round(2 * radius), round(2 * radius))
+        ring.center = (cx, round(bottom - width))
+        pygame.draw.arc(surface, color, ring, math.radians(45), math.radians(135), width)
+
+
 def draw_arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
                color: Color, width: int, *, outline: Color | None = (20, 20, 24)) -> None:
     """A straight arrow from ``start`` to ``end`` with a filled head."""

@@ -99,7 +99,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
                   bots=computer_players(board, chart, settings.think_seconds, seed),
                   hints=settings.hints, look=clan_look(settings), language_file=language_file,
                   guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None),
-                  kiosk=kiosk)
+                  kiosk=kiosk, wifi=settings.hotspot)
         if dim_problem:
             app.notify(dim_problem)
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices

@@ -14,6 +14,7 @@ from ..widgets import Button
 
 if TYPE_CHECKING:
     from ...hardware.seats import SeatDevices
+    from ...phones.wifi import Hotspot
     from ...rules.board import Board
     from ...rules.epochs import EpochChart
     from ...rules.events import Event
@@ -57,6 +58,7 @@ class Host(Protocol):
     kiosk: bool  # the appliance: Switch off instead of Quit
     bots: BotFactory | None  # None: no computer players are offered
     hints: bool
+    wifi: Hotspot | None  # the Wi-Fi the phones join, when the settings name one
 
     def clock(self) -> int: ...
 

@@ -17,7 +17,7 @@ from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
 from ..canvas import Canvas
-from ..icons import draw_globe, draw_power
+from ..icons import draw_globe, draw_power, draw_wifi
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
 from ..seat_kinds import default_name, kind_label, next_kind, with_kind
@@ -27,6 +27,7 @@ from .base import Screen
 from .language import LanguageScreen
 from .names import NameScreen
 from .pair import PairScreen
+from .wifi import WifiScreen
 
 if TYPE_CHECKING:
     from .base import Host
@@ -97,11 +98,26 @@ class StartScreen(Screen):
         devices = self.app.devices
         pairing = devices is not None and bool(devices.handheld_seats())
         guide = self.app.guide.available
-        weights = [1.0, *([1.2] if pairing else []), *([1.5] if guide else []), 2.0]
+        # The phones' Wi-Fi, on a screen of its own: in the bottom row (only its icon where
+        # that is crowded), or in a row of its own above it on an upright screen.
+        wifi = self.app.wifi is not None
+        wifi_row = wifi and h > w
+        wifi_icon = wifi and not wifi_row and bottom.width < (17 if pairing else 12) * u
+        wifi_weight = [] if not wifi or wifi_row else [0.5] if wifi_icon else [1.6]
+        # Its room comes from Rules and Start, whose words are short.
+        narrow = wifi and not wifi_row
+        weights = [0.85 if narrow else 1.0, *([1.2] if pairing else []), *wifi_weight,
+                   *([1.5] if guide else []), 1.75 if narrow else 2.0]
         rules, *middle, start = split_h(bottom, *weights, gap=pad)
         if pairing:
             self.buttons.append(Button("pair", middle.pop(0), _("Handhelds"), self._pair,
                                        px=self.px(20)))
+        if wifi:
+            at = bottom.move(0, -u - pad) if wifi_row else middle.pop(0)
+            self.buttons.append(Button("wifi", at, "" if wifi_icon else _("Wi-Fi for phones"),
+                                       self._wifi, px=self.px(18), draw_icon=draw_wifi))
+            if wifi_row:
+                bottom = bottom.union(at)  # the cards end above it
         if guide:
             on = self.app.guide.on
             self.buttons.append(Button(
@@ -233,6 +249,10 @@ class StartScreen(Screen):
         seats = [k for k in devices.handheld_seats() if k < len(self.all_seats)]
         self.app.show(PairScreen(self.app, seats, [s.name for s in self.all_seats],
                                  lambda: self.app.show(self)))
+
+    def _wifi(self) -> None:
+        assert self.app.wifi is not None
+        self.app.show(WifiScreen(self.app, self.app.wifi, lambda: self.app.show(self)))
 
     def _switch_guide(self) -> None:
         """The first-game guide for the next game: on again after it was finished or
