@@ -1,0 +1,139 @@
+"""Phones and bad input, over loopback only (issue 16): the guard's memory stays bounded,
+garbage from a phone is ignored, a phone going mid-send is no error, no token in a log."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from aiohttp import ClientSession, WSMsgType
+from aiohttp.client_exceptions import ClientConnectionResetError
+
+from clans_pi.phones.server import (
+    GUARD_ADDRESSES,
+    MAX_MESSAGE,
+    WINDOW_S,
+    PhoneHub,
+    PhoneSeat,
+    PhoneServer,
+    _Guard,
+    take_over,
+    tell_result,
+)
+from clans_pi.phones.tokens import SeatTokens
+
+SEATS = range(5)
+#: Each seat's clan, with words found nowhere else, so a leak cannot hide in other text.
+CLANS = {seat: (f"clan{seat}", f"Secret-clan-{seat}") for seat in SEATS}
+NAMES = {seat: PhoneSeat(f"Player {seat}", "fox") for seat in SEATS}
+
+
+def _serve(clock=None) -> tuple[PhoneServer, SeatTokens, str]:
+    old = SeatTokens.new(SEATS)
+    hub = PhoneHub(old.renew(SEATS), dict(NAMES), CLANS.get)
+    server = PhoneServer(hub, "127.0.0.1", 0, **({"clock": clock} if clock else {}))
+    port = server.start()
+    return server, old, f"http://127.0.0.1:{port}"
+
+
+async def _still_serves(base: str, hub: PhoneHub) -> None:
+    """Each seat's link still gets its own name, and its own clan on a hold."""
+    async with ClientSession() as http:
+        for seat, token in hub.tokens.tokens.items():
+            ws = await http.ws_connect(f"{base}/p/{token}/live")
+            assert (await ws.receive_json(timeout=5))["name"] == f"Player {seat}"
+            await ws.send_json({"type": "hold"})
+            assert await ws.receive_json(timeout=5) == {
+                "type": "clan", "clan": f"clan{seat}", "label": f"Secret-clan-{seat}"}
+            await ws.close()
+
+
+def test_the_guard_forgets_and_remembers_a_bounded_number_of_addresses():
+    """Before: one entry per address ever seen (a right link too), never dropped."""
+    now = [0.0]
+    guard = _Guard(lambda: now[0])
+    assert not guard.blocked("10.0.0.9") and guard.wrong == {}  # a right link: nothing kept
+    for k in range(GUARD_ADDRESSES * 3):
+        guard.missed(f"fd00::{k:x}")
+        now[0] += 0.001
+    assert len(guard.wrong) == GUARD_ADDRESSES
+    for _ in range(5):
+        guard.missed("10.0.0.7")
+    assert guard.blocked("10.0.0.7") and len(guard.wrong) == GUARD_ADDRESSES
+    now[0] += WINDOW_S + 1
+    assert not guard.blocked("10.0.0.7")
+    assert guard.wrong == {}
+
+
+def test_a_message_over_the_limit_closes_that_channel_and_deep_nesting_is_ignored():
+    server, _old, base = _serve()
+    token = server.hub.tokens.tokens[1]
+
+    async def go() -> None:
+        async with ClientSession() as http:
+            ws = await http.ws_connect(f"{base}/p/{token}/live")
+            await ws.receive_json(timeout=5)
+            await ws.send_str("[" * (MAX_MESSAGE - 1))  # deeper than Python's stack
+            await ws.send_json({"type": "hold"})
+            assert (await ws.receive_json(timeout=5))["clan"] == "clan1"
+            await ws.send_str('{"type": "hold", "pad": "' + "a" * MAX_MESSAGE + '"}')
+            msg = await ws.receive(timeout=5)
+            assert msg.type == WSMsgType.CLOSE and msg.data == 1009  # too big
+        await _still_serves(base, server.hub)
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+class _GoneMidSend:
+    """A phone whose connection closes while the server writes to it (aiohttp raises)."""
+
+    closed = False
+
+    async def send_json(self, _data: object) -> None:
+        raise ClientConnectionResetError("Cannot write to closing transport")
+
+    async def close(self) -> bool:
+        return True
+
+
+def test_a_phone_gone_while_being_written_to_is_no_error_for_the_table():
+    """The result at the end and the table's "yes" to a second phone run on the game's
+    thread (PhoneServer.tell_result, take_over): a phone going at that moment must not
+    raise into the game. Its result is kept for when it comes back."""
+    hub = PhoneHub(SeatTokens.new([0]), {0: NAMES[0]}, CLANS.get)
+    hub.live[0] = _GoneMidSend()  # type: ignore[assignment]
+    asyncio.run(tell_result(hub, 0, {"clan": "clan0", "won": True}))
+    assert hub.results[0]["won"]
+    hub.waiting[0] = _GoneMidSend()  # type: ignore[assignment]
+    asyncio.run(take_over(hub, 0))
+    assert [kind for _seat, kind in hub.poll()] == ["ready"]
+
+
+def test_a_malformed_request_with_a_seat_s_link_leaves_no_token_in_the_log(caplog):
+    """aiohttp's parser quotes a bad request line word for word in its error, and logs it
+    with a traceback: here it comes as one line, the link cut out."""
+    caplog.set_level(logging.DEBUG)
+    server, old, base = _serve()
+    token = server.hub.tokens.tokens[0]
+
+    async def go() -> None:
+        for raw in (f"GET /p/{token}\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
+                    f"GET /p/{old.tokens[1]}/live HTTP/1.1\r\nX: {token}\x01\r\n\r\n"):
+            port = int(base.rsplit(":", 1)[1])
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(raw.encode())
+            assert (await reader.read()).startswith(b"HTTP/1.0 400")
+            writer.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+    lines = [caplog.handler.format(r) for r in caplog.records
+             if "Error handling" in r.getMessage()]
+    assert len(lines) == 2 and all("\n" not in line for line in lines)
+    assert "Invalid char in url path" in lines[0] and "/p/..." in lines[0]
+    assert not [line for line in lines if token in line or old.tokens[1] in line]
