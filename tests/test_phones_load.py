@@ -1,15 +1,23 @@
-"""Phones and bad input, over loopback only (issue 16): the guard's memory stays bounded,
-garbage from a phone is ignored, a phone going mid-send is no error, no token in a log."""
+"""Phones under load and bad input, over loopback only (issue 16): 50 phones reconnecting in
+a loop, and 10,000 malformed or wrong-token requests among the real seats' traffic, through
+the real server on its thread. Nothing crashes, the right seats are still served, no clan
+reaches a wrong seat or link (every message every phone got is checked, R22), the guard's
+memory stays bounded and no token reaches a log. Each load is bounded in time
+(clans_pi.phones.load); together they take a few seconds."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 
+import pytest
 from aiohttp import ClientSession, WSMsgType
 from aiohttp.client_exceptions import ClientConnectionResetError
 
+from clans_pi.phones import load
 from clans_pi.phones.server import (
+    GUARD,
     GUARD_ADDRESSES,
     MAX_MESSAGE,
     WINDOW_S,
@@ -31,9 +39,9 @@ NAMES = {seat: PhoneSeat(f"Player {seat}", "fox") for seat in SEATS}
 def _serve(clock=None) -> tuple[PhoneServer, SeatTokens, str]:
     old = SeatTokens.new(SEATS)
     hub = PhoneHub(old.renew(SEATS), dict(NAMES), CLANS.get)
-    server = PhoneServer(hub, "127.0.0.1", 0, **({"clock": clock} if clock else {}))
+    server = PhoneServer(hub, load.LOOPBACK, 0, **({"clock": clock} if clock else {}))
     port = server.start()
-    return server, old, f"http://127.0.0.1:{port}"
+    return server, old, f"http://{load.LOOPBACK}:{port}"
 
 
 async def _still_serves(base: str, hub: PhoneHub) -> None:
@@ -46,6 +54,76 @@ async def _still_serves(base: str, hub: PhoneHub) -> None:
             assert await ws.receive_json(timeout=5) == {
                 "type": "clan", "clan": f"clan{seat}", "label": f"Secret-clan-{seat}"}
             await ws.close()
+
+
+def test_the_load_goes_to_loopback_only():
+    for base in ("http://192.168.1.2:8080", "http://localhost:8080", "https://127.0.0.1:1",
+                 "http://127.0.0.1:8080/p/x", "http://0.0.0.0:8080"):
+        with pytest.raises(ValueError, match=r"127\.0\.0\.1"):
+            load.loopback(base)
+    assert load.loopback("http://127.0.0.1:8080/") == "http://127.0.0.1:8080"
+
+
+def test_fifty_phones_reconnecting_in_a_loop_each_get_their_own_seat_s_clan_only():
+    """50 phones on 5 seats' links, 8 rounds each: connect, hold, let go, leave (a third
+    of the time without a goodbye). A seat's live phone gets its clan; one waiting for the
+    table's yes gets none; nothing is left behind; the seats are served afterwards."""
+    server, _old, base = _serve()
+    hub = server.hub
+    try:
+        visits = asyncio.run(load.phones(base, hub.tokens.tokens, count=50, rounds=8,
+                                         deadline=30))
+        assert len(visits) == 400 and all(v.status == 101 for v in visits)
+        assert load.wrong_clans(visits, CLANS) == []
+        got = [v for v in visits if any(m["type"] == "clan" for m in v.messages)]
+        assert {v.seat for v in got} == set(SEATS)  # every seat was served, again and again
+        assert len(got) >= 40
+        waited = [v for v in visits if v.messages[:1] == [{"type": "waiting"}]]
+        assert waited and not any(m["type"] == "clan" for v in waited for m in v.messages)
+        for _ in range(100):  # the server notices the dropped ones
+            if not hub.live and not hub.waiting:
+                break
+            asyncio.run(asyncio.sleep(0.02))
+        assert not hub.live and not hub.waiting
+        asyncio.run(_still_serves(base, hub))
+        assert server.thread.is_alive()
+    finally:
+        server.stop()
+
+
+def test_ten_thousand_bad_requests_among_the_real_seats_traffic(caplog):
+    """10,000 malformed or wrong-token requests and messages at once (over 4 connections,
+    plus one each for the requests that are not HTTP and the broken frames), while each
+    seat's own phone holds and lets go between garbage messages. The guard's clock runs
+    fast here (a minute a reading), so that every wrong link gets checked in full rather
+    than slowed down."""
+    caplog.set_level(logging.DEBUG)
+    ticks = itertools.count()
+    server, old, base = _serve(clock=lambda: next(ticks) * (WINDOW_S + 1))
+    hub = server.hub
+    try:
+        tally = asyncio.run(load.bad_input(
+            base, hub.tokens.tokens, list(old.tokens.values()), count=10_000, deadline=60,
+            secrets=[label for _clan, label in CLANS.values()]))
+        assert tally.problems == []
+        assert tally.total >= 10_000
+        assert set(tally.sent) == {"http", "wrong-link channel", "not http", "broken frame",
+                                   "garbage message"}
+        assert 429 not in tally.statuses  # the fast clock: every one was checked
+        assert {403, 404, 410} <= set(tally.statuses)
+        assert sorted(v.seat for v in tally.seats) == list(SEATS)
+        assert load.wrong_clans(tally.seats, CLANS) == []
+        assert all(sum(m["type"] == "clan" for m in v.messages) >= 10 for v in tally.seats)
+        assert len(server.app[GUARD].wrong) <= 1  # one address, 127.0.0.1
+        asyncio.run(_still_serves(base, hub))
+        assert server.thread.is_alive()
+    finally:
+        server.stop()
+    secret = [*hub.tokens.tokens.values(), *old.tokens.values()]
+    lines = [caplog.handler.format(r) for r in caplog.records]
+    assert any("Error handling request" in line for line in lines)  # some were logged
+    assert not [line for line in lines if any(t in line for t in secret)]
+    assert not [line for line in lines if "Secret-clan" in line]
 
 
 def test_the_guard_forgets_and_remembers_a_bounded_number_of_addresses():
@@ -123,7 +201,7 @@ def test_a_malformed_request_with_a_seat_s_link_leaves_no_token_in_the_log(caplo
         for raw in (f"GET /p/{token}\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
                     f"GET /p/{old.tokens[1]}/live HTTP/1.1\r\nX: {token}\x01\r\n\r\n"):
             port = int(base.rsplit(":", 1)[1])
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection(load.LOOPBACK, port)
             writer.write(raw.encode())
             assert (await reader.read()).startswith(b"HTTP/1.0 400")
             writer.close()
