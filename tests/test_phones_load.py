@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import threading
+import time
 
 import pytest
 from aiohttp import ClientSession, WSMsgType
@@ -215,3 +217,35 @@ def test_a_malformed_request_with_a_seat_s_link_leaves_no_token_in_the_log(caplo
     assert len(lines) == 2 and all("\n" not in line for line in lines)
     assert "Invalid char in url path" in lines[0] and "/p/..." in lines[0]
     assert not [line for line in lines if token in line or old.tokens[1] in line]
+
+
+def test_the_server_stops_at_once_with_phones_connected_and_tells_them():
+    """The game quits (or the Pi shuts down) with phones connected: each is told the
+    server is going away (1001; its page reconnects to the next one). Before, the stop
+    waited for every open channel and raised TimeoutError after 10 s into the game's
+    shutdown."""
+    server, _old, base = _serve()
+    tokens = server.hub.tokens.tokens
+    connected = threading.Event()
+    closes: list[object] = []
+
+    async def phones() -> None:
+        async with ClientSession() as http:
+            live = await http.ws_connect(f"{base}/p/{tokens[0]}/live")
+            await live.receive_json(timeout=5)
+            waiting = await http.ws_connect(f"{base}/p/{tokens[0]}/live")
+            await waiting.receive_json(timeout=5)
+            connected.set()
+            for ws in (live, waiting):
+                msg = await ws.receive(timeout=10)
+                closes.append((msg.type, msg.data))
+
+    thread = threading.Thread(target=lambda: asyncio.run(phones()), daemon=True)
+    thread.start()
+    assert connected.wait(10)
+    started = time.monotonic()
+    server.stop()
+    assert time.monotonic() - started < 5
+    thread.join(10)
+    assert closes == [(WSMsgType.CLOSE, 1001)] * 2
+    assert not server.thread.is_alive()

@@ -39,7 +39,8 @@ from yarl import URL
 LOOPBACK = "127.0.0.1"
 #: Each load's limit on the wall clock: past it, it is cancelled (a TimeoutError).
 DEADLINE_S = 60.0
-CONNECT = ClientTimeout(total=10)
+#: Each request's own limits (waiting for one of the few connections does not count).
+CONNECT = ClientTimeout(total=None, sock_connect=10, sock_read=10)
 
 
 def loopback(base: str) -> str:
@@ -351,11 +352,12 @@ async def _real_phone(http: ClientSession, base: str, seat: int, token: str,
 
     async def play(rounds: int, rng: random.Random) -> None:
         for _ in range(rounds):
-            for text in rng.sample(GARBAGE, 3):
+            for text in rng.sample(GARBAGE, 6):
                 await ws.send_str(text)
-            await ws.send_bytes(rng.choice(BINARY))
+            for data in rng.sample(BINARY, 2):
+                await ws.send_bytes(data)
             await ws.send_json({"type": "hold"})
-            tally.sent["garbage message"] += 4
+            tally.sent["garbage message"] += 8
             got = await next_message()
             await ws.send_bytes(BINARY[0])  # a binary "hold" while held: no second clan
             await ws.send_str(rng.choice(GARBAGE))
@@ -384,13 +386,13 @@ async def bad_input(base: str, tokens: dict[int, str], old: list[str] | None = N
     real = list(tokens.values())
     old = list(old or [])
     secrets = list(secrets or [])
-    # Shares of the count: the real phones' garbage messages (6 a round), refused
+    # Shares of the count: the real phones' garbage messages (10 a round), refused
     # channels, requests that are not HTTP, broken frames, and HTTP requests for the rest.
-    rounds = max(1, count * 2 // 5 // (6 * max(1, len(tokens))))
-    upgrades = count // 20
+    rounds = max(1, count * 3 // 5 // (10 * max(1, len(tokens))))
+    upgrades = count // 25
     raw = min(300, count // 30)
     broken = min(len(BROKEN_FRAMES) * 4, count // 100)
-    http_count = max(0, count - rounds * 6 * len(tokens) - upgrades - raw - broken)
+    http_count = max(0, count - rounds * 10 * len(tokens) - upgrades - raw - broken)
     jobs: list[tuple[str, str]] = []
     while len(jobs) < http_count:
         jobs += _bad_paths(rng, real, old)
@@ -408,9 +410,8 @@ async def bad_input(base: str, tokens: dict[int, str], old: list[str] | None = N
             *(play(rounds, random.Random(rng.random())) for play in phones),
             *(_http(http, base, jobs[k:k + per], tally, secrets)
               for k in range(0, len(jobs), per)),
-            *(_upgrade(http, base, [rng.choice(wrong) + "/live" for _ in range(upgrades
-                                                                               // 2)], tally)
-              for _ in range(2)),
+            *(_upgrade(own, base, [rng.choice(wrong) + "/live" for _ in range(upgrades // 2)],
+                       tally) for _ in range(2)),
             *(_not_http(port, rng.choice(NOT_HTTP).replace(b"{token}",
                                                            rng.choice(real).encode()),
                         tally, secrets) for _ in range(raw)),
