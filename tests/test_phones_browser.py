@@ -16,7 +16,8 @@ from clans_pi.phones.tokens import SeatTokens
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
-                                reason="needs Debian's chromium (apt install chromium)")
+                                reason="needs Debian's chromium: sudo apt install chromium, then "
+                                       "./scripts/test")
 
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
