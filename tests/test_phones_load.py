@@ -175,6 +175,9 @@ class _GoneMidSend:
     async def send_json(self, _data: object) -> None:
         raise ClientConnectionResetError("Cannot write to closing transport")
 
+    async def send_bytes(self, _data: bytes) -> None:
+        raise ClientConnectionResetError("Cannot write to closing transport")
+
     async def close(self) -> bool:
         return True
 
@@ -249,3 +252,14 @@ def test_the_server_stops_at_once_with_phones_connected_and_tells_them():
     thread.join(10)
     assert closes == [(WSMsgType.CLOSE, 1001)] * 2
     assert not server.thread.is_alive()
+
+
+def test_a_hint_to_a_phone_gone_while_being_written_to_is_no_error_either():
+    from clans_pi.phones.server import tell_hint, tell_turn
+
+    hub = PhoneHub(SeatTokens.new([0]), {0: NAMES[0]}, CLANS.get)
+    hub.live[0] = _GoneMidSend()  # type: ignore[assignment]
+    asyncio.run(tell_turn(hub, {0}))
+    hub.live[0].send_json = lambda _data: asyncio.sleep(0)  # the words go, the picture not
+    asyncio.run(tell_hint(hub, 0, "ready", b"\x89PNG"))
+    assert hub.may_hint == {0}

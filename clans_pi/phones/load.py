@@ -62,9 +62,9 @@ class Visit:
 
 
 def wrong_clans(visits: list[Visit], clans: dict[int, tuple[str, str]]) -> list[str]:
-    """What went wrong, in words (none: all is well): a clan on a channel that is not its
-    seat's live one (a wrong link, a phone waiting for the table's yes, one replaced), a
-    clan that is not that seat's own, or anything that is not JSON."""
+    """What went wrong, in words (none: all is well): a clan or a hint on a channel that is
+    not its seat's live one (a wrong link, a phone waiting for the table's yes, one
+    replaced), a clan that is not that seat's own, or anything unknown."""
     problems = []
     for k, visit in enumerate(visits):
         live = False
@@ -82,7 +82,10 @@ def wrong_clans(visits: list[Visit], clans: dict[int, tuple[str, str]]) -> list[
                 elif (msg.get("clan"), msg.get("label")) != mine:
                     problems.append(f"visit {k} (seat {visit.seat}) got another seat's clan: "
                                     f"{msg}")
-            elif kind not in ("waiting", "hidden", "result"):
+            elif kind in ("hint", "frame BINARY") and not live:  # a hint follows the clan
+                problems.append(f"visit {k} (seat {visit.seat}) got a hint while not its "
+                                f"seat's phone: {msg}")
+            elif kind not in ("waiting", "hidden", "result", "turn", "hint", "frame BINARY"):
                 problems.append(f"visit {k} (seat {visit.seat}) got {msg}")
     return problems
 

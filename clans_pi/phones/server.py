@@ -292,9 +292,12 @@ async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None)
     ws = hub.live.get(seat)
     if ws is None or ws.closed or (state != "none" and seat not in hub.may_hint):
         return  # "none" says nothing; the rest only to the seat to move
-    await ws.send_json({"type": "hint", "state": state})
+    await _send(ws, {"type": "hint", "state": state})
     if state == "ready" and picture is not None:
-        await ws.send_bytes(picture)
+        try:
+            await ws.send_bytes(picture)
+        except ConnectionResetError:  # gone meanwhile: as in _send
+            log.debug("phones: a phone went away while being sent its hint")
 
 
 async def take_over(hub: PhoneHub, seat: int) -> None:
