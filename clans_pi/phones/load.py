@@ -360,12 +360,12 @@ async def _real_phone(http: ClientSession, base: str, seat: int, token: str,
 
     async def play(rounds: int, rng: random.Random) -> None:
         for _ in range(rounds):
-            for text in rng.sample(GARBAGE, 6):
+            for text in rng.sample(GARBAGE, 16):
                 await ws.send_str(text)
-            for data in rng.sample(BINARY, 2):
+            for data in (*BINARY, rng.choice(BINARY)):
                 await ws.send_bytes(data)
             await ws.send_json({"type": "hold"})
-            tally.sent["garbage message"] += 8
+            tally.sent["garbage message"] += 20
             got = await next_message()
             await ws.send_bytes(BINARY[0])  # a binary "hold" while held: no second clan
             await ws.send_str(rng.choice(GARBAGE))
@@ -394,13 +394,13 @@ async def bad_input(base: str, tokens: dict[int, str], old: list[str] | None = N
     real = list(tokens.values())
     old = list(old or [])
     secrets = list(secrets or [])
-    # Shares of the count: the real phones' garbage messages (10 a round), refused
+    # Shares of the count: the real phones' garbage messages (22 a round), refused
     # channels, requests that are not HTTP, broken frames, and HTTP requests for the rest.
-    rounds = max(1, count * 3 // 5 // (10 * max(1, len(tokens))))
+    rounds = max(1, count * 7 // 10 // (22 * max(1, len(tokens))))
     upgrades = count // 25
     raw = min(300, count // 30)
     broken = min(len(BROKEN_FRAMES) * 4, count // 100)
-    http_count = max(0, count - rounds * 10 * len(tokens) - upgrades - raw - broken)
+    http_count = max(0, count - rounds * 22 * len(tokens) - upgrades - raw - broken)
     jobs: list[tuple[str, str]] = []
     while len(jobs) < http_count:
         jobs += _bad_paths(rng, real, old)
