@@ -29,8 +29,9 @@ With ``--phones`` (issue 16), the same figures with phone seats, under ``phones`
 - ``under_load``: the redraws while the load of ``tests/test_phones_load.py`` runs against
   that server from another process (``python -m clans_pi.phones.load load``: ``--load-phones``
   phones reconnecting for ``--load-rounds`` rounds, then ``--load-bad`` malformed or
-  wrong-token requests among the seats' own traffic); the redraws are timed again and
-  again until the load is over (``runs``). ``cpu_percent``: the CPU ``clans-pi play``
+  wrong-token requests among the seats' own traffic); the redraws are timed in batches of
+  a tenth of ``--rounds`` for as long as the load runs (``batches``: those that ended
+  while it still ran; medians of their medians). ``cpu_percent``: the CPU ``clans-pi play``
   spends while the same load runs against its server (not idle: it answers the load).
   Here the game's loop does not poll the phones' events (a flood of second phones would
   put "Anna's phone again?" on the screen): the figures are the server's cost.
@@ -368,14 +369,22 @@ def phone_redraws(session: Session, board: Board, chart: EpochChart, rounds: int
         base, tokens = f"http://{LOOPBACK}:{phones.port}", dict(phones.hub.tokens.tokens)
         with phone_helper("hold", base, tokens):
             two: dict[str, object] = dict(redraws(session, board, chart, rounds))
+        # Under the load: batches of a tenth of the rounds, kept while the load still ran
+        # when they ended (the first one in any case: a load too short to cover it).
         runs: list[dict[str, dict[str, float]]] = []
+        batch = max(5, rounds // 10)
         with phone_helper("load", base, tokens, *load_args) as load:
-            while not runs or load.poll() is None:
-                runs.append(redraws(session, board, chart, rounds))
+            while True:
+                figures = redraws(session, board, chart, batch)
+                if runs and load.poll() is not None:
+                    break
+                runs.append(figures)
+                if load.poll() is not None:
+                    break
         loaded: dict[str, object] = {
             key: {size: round(statistics.median(r[key][size] for r in runs), 3)
                   for size in runs[0][key]} for key in runs[0]}
-        loaded["runs"] = len(runs)
+        loaded["batches"] = len(runs)
         loaded["load"] = load.summary  # type: ignore[attr-defined]
         return two, loaded
     finally:

@@ -72,7 +72,7 @@ def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
     idle_phones = phones["two_phones"]["idle_cpu_percent"]
     assert isinstance(idle_phones, int | float) and idle_phones >= 0
     loaded = phones["under_load"]
-    assert loaded["runs"] >= 1
+    assert loaded["batches"] >= 1
     for load in (loaded["load"], loaded["game"]["load"]):
         assert load["problems"] == [] and load["bad"] >= 200
         assert load["phones"] == 4 and load["visits"] == 4
