@@ -67,9 +67,10 @@ MARKS: Final[dict[str, str]] = {
 }
 
 
-def mark_of(shown: str) -> str:
-    """The mark of the clan shown as colour ``shown`` (a key of :data:`CLAN_COLORS`)."""
-    return MARKS["black" if shown == "white" else shown]
+def mark_of(shown: str) -> str | None:
+    """The mark of the clan shown as colour ``shown`` (a key of :data:`CLAN_COLORS`); None
+    for a name that is no clan's (the phones' load test gives seats made-up clans)."""
+    return MARKS.get("black" if shown == "white" else shown)
 
 
 def mix(a: Color, b: Color, t: float) -> Color:

@@ -59,3 +59,31 @@ compile_catalogues() {
              "compile; the game runs in English" >&2
     }
 }
+
+# The browser the phone page's tests drive (tests/test_phones_browser.py): Debian's chromium,
+# never a downloaded one. Missing, it is installed when that can be done here (root with
+# apt-get, as CI is: apt-get update once, then the install, quietly); otherwise those tests
+# are skipped, and one line says how to run them. Never fails the run (no network, apt's
+# lock held): it says so in one line and the tests go on.
+ensure_browser() {
+    local log how="sudo apt install chromium, then ./scripts/test"
+    if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
+        return 0
+    fi
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "clans-pi: no chromium here, so the phone page's browser tests are skipped; to run them: $how" >&2
+        return 0
+    fi
+    echo "clans-pi: installing Debian's chromium (apt-get) for the phone page's browser tests" >&2
+    log="$(mktemp)"
+    if DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+            -o Acquire::http::Timeout=20 -o Acquire::Retries=0 >"$log" 2>&1 \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            chromium >"$log" 2>&1; then
+        rm -f "$log"
+        return 0
+    fi
+    echo "clans-pi: apt-get could not install chromium ($(grep -m1 '^E:' "$log" || tail -n1 "$log")); the browser tests are skipped; to run them: $how" >&2
+    rm -f "$log"
+    return 0
+}

@@ -20,26 +20,47 @@ panel's. The game shown is a mid-game 4-player position: a deal with ``--seed`` 
   ``clans-pi play --first-frame`` (the start screen; with ``--load``, the play screen) to
   its exit; median of ``--starts`` runs.
 
+With ``--phones`` (issue 16), the same figures with phone seats, under ``phones``:
+
+- ``two_phones``: the redraws while the game's phone server (``Phones``, on its thread in
+  this process, as in the game) has two phones connected and idle, from a process of
+  their own (``python -m clans_pi.phones.load hold``); and ``idle_cpu_percent`` of
+  ``clans-pi play`` on the same saved game with two phone seats, both phones connected.
+- ``under_load``: the redraws while the load of ``tests/test_phones_load.py`` runs against
+  that server from another process (``python -m clans_pi.phones.load load``: ``--load-phones``
+  phones reconnecting for ``--load-rounds`` rounds, then ``--load-bad`` malformed or
+  wrong-token requests among the seats' own traffic); the redraws are timed in batches of
+  a tenth of ``--rounds`` for as long as the load runs (``batches``: those that ended
+  while it still ran; medians of their medians). ``cpu_percent``: the CPU ``clans-pi play``
+  spends while the same load runs against its server (not idle: it answers the load).
+  Here the game's loop does not poll the phones' events (a flood of second phones would
+  put "Anna's phone again?" on the screen): the figures are the server's cost.
+
 Each figure is a median, since a shared machine is noisy. Targets (README): full redraw
-<= 4 ms at 800x480, idle CPU <= 1 %, first frame <= 1.5 s, peak RSS <= 120 MB; this script
-only reports them, it does not fail on a missed one. Linux only (/proc).
+<= 4 ms at 800x480, idle CPU <= 1 %, first frame <= 1.5 s, peak RSS <= 120 MB, the same
+with two phones connected; this script only reports them, it does not fail on a missed
+one. Linux only (/proc). Phones talk to 127.0.0.1 only.
 
 Usage: .venv/bin/python scripts/bench_ui.py [--rounds 200] [--idle-seconds 10] [--starts 5]
+           [--phones [--load-phones 50] [--load-rounds 10] [--load-bad 10000]]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import platform
 import random
 import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +73,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from clans_pi.persistence import GameStore  # noqa: E402
+from clans_pi.phones.devices import Phones  # noqa: E402
+from clans_pi.phones.load import LOOPBACK  # noqa: E402
+from clans_pi.phones.tokens import SeatTokens  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
@@ -222,41 +247,56 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
 
 
-def idle(save: Path, seconds: float) -> tuple[float, float, int]:
-    """CPU % of the game left idle on its play screen, its peak RSS (MiB) and its pid."""
-    hz = os.sysconf("SC_CLK_TCK")
-    proc = subprocess.Popen(play_command("--load", str(save)), cwd=ROOT, env=child_env(),
+def settle(proc: subprocess.Popen[bytes]) -> None:
+    """Until the game has drawn and settled: its CPU time stops growing (at most 2 ticks in
+    half a second; a busy start-up uses all 50)."""
+    deadline = time.monotonic() + SETTLE_TIMEOUT_S
+    last = cpu_ticks(proc.pid)
+    time.sleep(1.0)
+    while True:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            raise RuntimeError(f"the game exited with {proc.returncode}: {err.strip()}")
+        now = cpu_ticks(proc.pid)
+        if now - last <= 2:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError("the game never went idle")
+        last = now
+        time.sleep(0.5)
+
+
+def cpu_percent(proc: subprocess.Popen[bytes], seconds: float) -> float:
+    """CPU % of ``proc`` over the next ``seconds``."""
+    start_ticks, start = cpu_ticks(proc.pid), time.monotonic()
+    time.sleep(seconds)
+    end_ticks, end = cpu_ticks(proc.pid), time.monotonic()
+    if proc.poll() is not None:
+        raise RuntimeError(f"the game exited with {proc.returncode} while idle")
+    return round((end_ticks - start_ticks) / os.sysconf("SC_CLK_TCK") / (end - start) * 100, 2)
+
+
+@contextmanager
+def game(*extra: str):  # type: ignore[no-untyped-def]
+    """``clans-pi play`` with ``extra``, stopped and reaped at the end."""
+    proc = subprocess.Popen(play_command(*extra), cwd=ROOT, env=child_env(),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
-        # Drawn and settled: its CPU time stops growing (at most 2 ticks in half a second;
-        # a busy start-up uses all 50).
-        deadline = time.monotonic() + SETTLE_TIMEOUT_S
-        last = cpu_ticks(proc.pid)
-        time.sleep(1.0)
-        while True:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                raise RuntimeError(f"the game exited with {proc.returncode}: {err.strip()}")
-            now = cpu_ticks(proc.pid)
-            if now - last <= 2:
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError("the game never went idle")
-            last = now
-            time.sleep(0.5)
-        start_ticks, start = cpu_ticks(proc.pid), time.monotonic()
-        time.sleep(seconds)
-        end_ticks, end = cpu_ticks(proc.pid), time.monotonic()
-        if proc.poll() is not None:
-            raise RuntimeError(f"the game exited with {proc.returncode} while idle")
-        peak_kb = status_kb(proc.pid, "VmHWM")
-        percent = (end_ticks - start_ticks) / hz / (end - start) * 100
-        return round(percent, 2), round(peak_kb / 1024, 1), proc.pid
+        yield proc
     finally:
         stop(proc)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+def idle(save: Path, seconds: float) -> tuple[float, float, int]:
+    """CPU % of the game left idle on its play screen, its peak RSS (MiB) and its pid."""
+    with game("--load", str(save)) as proc:
+        settle(proc)
+        percent = cpu_percent(proc, seconds)
+        peak_kb = status_kb(proc.pid, "VmHWM")
+        return percent, round(peak_kb / 1024, 1), proc.pid
 
 
 def first_frame(extra: list[str], starts: int) -> float:
@@ -274,6 +314,131 @@ def first_frame(extra: list[str], starts: int) -> float:
     return round(statistics.median(times), 3)
 
 
+# ------------------------------------------------------------------ phones (issue 16)
+
+PHONE_SEATS = (0, 1)
+
+
+@contextmanager
+def phone_helper(what: str, base: str, tokens: dict[int, str], *extra: str):  # type: ignore[no-untyped-def]
+    """``python -m clans_pi.phones.load`` in a process of its own (its CPU is not the
+    game's): "hold" keeps a phone per seat connected until this ends; "load" runs the
+    load once and says what it did (``helper.summary``)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "clans_pi.phones.load", what, base,
+         *(f"{seat}={token}" for seat, token in tokens.items()), *extra],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        said = proc.stdout.readline().strip()
+        if said not in ("connected", "started"):
+            raise RuntimeError(f"the phones' {what} did not start: {said!r}")
+        yield proc
+        proc.stdin.close()
+        if what == "load":
+            proc.summary = json.loads(proc.stdout.readline())  # type: ignore[attr-defined]
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def redraws(session: Session, board: Board, chart: EpochChart,
+            rounds: int) -> dict[str, dict[str, float]]:
+    """The three redraw figures at each size (as without phones)."""
+    out: dict[str, dict[str, float]] = {"full_redraw_ms": {}, "partial_redraw_ms": {},
+                                        "select_ms": {}}
+    for size in SIZES:
+        figures = time_redraws(session, board, chart, size, rounds)
+        for key, value in zip(out, figures, strict=True):
+            out[key][label(size)] = value
+    return out
+
+
+def phone_redraws(session: Session, board: Board, chart: EpochChart, rounds: int,
+                  load_args: list[str]) -> tuple[dict[str, object], dict[str, object]]:
+    """The redraws with the game's phone server in this process: two phones connected;
+    then under the load, timed again and again until it is over (medians of all)."""
+    phones = Phones(PHONE_SEATS, (LOOPBACK, 0))
+    # The load's malformed requests make aiohttp say one error line each: not here.
+    logging.getLogger("clans_pi.phones").setLevel(logging.CRITICAL)
+    try:
+        for seat in PHONE_SEATS:
+            phones.clans[seat] = session.private(seat).own_clan
+        base, tokens = f"http://{LOOPBACK}:{phones.port}", dict(phones.hub.tokens.tokens)
+        with phone_helper("hold", base, tokens):
+            two: dict[str, object] = dict(redraws(session, board, chart, rounds))
+        # Under the load: batches of a tenth of the rounds, kept while the load still ran
+        # when they ended (the first one in any case: a load too short to cover it).
+        runs: list[dict[str, dict[str, float]]] = []
+        batch = max(5, rounds // 10)
+        with phone_helper("load", base, tokens, *load_args) as load:
+            while True:
+                figures = redraws(session, board, chart, batch)
+                if runs and load.poll() is not None:
+                    break
+                runs.append(figures)
+                if load.poll() is not None:
+                    break
+        loaded: dict[str, object] = {
+            key: {size: round(statistics.median(r[key][size] for r in runs), 3)
+                  for size in runs[0][key]} for key in runs[0]}
+        loaded["batches"] = len(runs)
+        loaded["load"] = load.summary  # type: ignore[attr-defined]
+        return two, loaded
+    finally:
+        phones.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + SETTLE_TIMEOUT_S
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection((LOOPBACK, port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the game's phone server never listened on {LOOPBACK}:{port}")
+
+
+def phone_idle(session: Session, tmp: Path, seconds: float,
+               load_args: list[str]) -> tuple[float, dict[str, object]]:
+    """``clans-pi play`` on the saved game with two phone seats (their links kept with
+    the save): its idle CPU % with both phones connected; then the CPU % it spends while
+    the load runs against its server, and what the load did."""
+    port = free_port()
+    tokens = SeatTokens.new(PHONE_SEATS)
+    session.phone_links = tokens.to_json()
+    GameStore(tmp / "saved").save(session)
+    session.phone_links = {}
+    config = tmp / "phones.toml"
+    config.write_text("[seats]\n" + "".join(f'{s + 1} = "phone"\n' for s in PHONE_SEATS)
+                      + f'[phones]\nlisten = "{LOOPBACK}:{port}"\n')
+    base = f"http://{LOOPBACK}:{port}"
+    with game("--load", str(tmp / "saved" / "game.json"), "--config", str(config),
+              "--state-dir", str(tmp / "state")) as proc:
+        wait_listening(port, proc)
+        with phone_helper("hold", base, tokens.tokens):
+            settle(proc)
+            idle_cpu = cpu_percent(proc, seconds)
+        start_ticks, start = cpu_ticks(proc.pid), time.monotonic()
+        with phone_helper("load", base, tokens.tokens, *load_args) as load:
+            load.wait(timeout=120)
+        took = time.monotonic() - start
+        if proc.poll() is not None:
+            raise RuntimeError(f"the game exited with {proc.returncode} under the load")
+        busy = (cpu_ticks(proc.pid) - start_ticks) / os.sysconf("SC_CLK_TCK") / took * 100
+        return idle_cpu, {"cpu_percent": round(busy, 2), "seconds": round(took, 2),
+                          "load": load.summary}  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------ main
 
 
@@ -287,6 +452,13 @@ def main() -> None:
                         help="timed starts to the first frame (median taken)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the benchmark deal")
     parser.add_argument("--moves", type=int, default=30, help="random moves before measuring")
+    parser.add_argument("--phones", action="store_true",
+                        help="the same with two phones connected, and under the phones' load")
+    parser.add_argument("--load-phones", type=int, default=50,
+                        help="phones reconnecting in the load")
+    parser.add_argument("--load-rounds", type=int, default=10, help="their rounds each")
+    parser.add_argument("--load-bad", type=int, default=10_000,
+                        help="malformed or wrong-token requests in the load")
     args = parser.parse_args()
     if args.rounds < 1 or args.starts < 1 or args.idle_seconds <= 0:
         parser.error("--rounds and --starts must be at least 1, --idle-seconds above 0")
@@ -307,6 +479,15 @@ def main() -> None:
         idle_cpu, peak_rss, idle_pid = idle(save, args.idle_seconds)
         first_start = first_frame([], args.starts)
         first_play = first_frame(["--load", str(save)], args.starts)
+        phones: dict[str, object] = {}
+        if args.phones:
+            load_args = ["--phones", str(args.load_phones), "--rounds", str(args.load_rounds),
+                         "--bad", str(args.load_bad)]
+            two, loaded = phone_redraws(session, board, chart, args.rounds, load_args)
+            two["idle_cpu_percent"], game_load = phone_idle(session, Path(tmp),
+                                                            args.idle_seconds, load_args)
+            loaded["game"] = game_load
+            phones = {"two_phones": two, "under_load": loaded}
 
     out: dict[str, object] = {
         "full_redraw_ms": full,
@@ -317,6 +498,7 @@ def main() -> None:
         "first_frame_s": first_start,
         "first_frame_play_s": first_play,
         "idle_pid": idle_pid,
+        **({"phones": phones} if phones else {}),
         "position": f"4 players, deal seed {args.seed}, {args.moves} random moves, play screen",
         "rounds": args.rounds,
         "idle_seconds": args.idle_seconds,

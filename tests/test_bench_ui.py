@@ -1,4 +1,6 @@
-"""The UI benchmark script: one JSON object with every figure, and no game left running."""
+"""The UI benchmark script: one JSON object with every figure, and no game left running;
+with --phones, the same figures with two phones connected and under the phones' load
+(issue 16), next to them."""
 
 from __future__ import annotations
 
@@ -33,6 +35,13 @@ def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
             "1",
             "--starts",
             "1",
+            "--phones",
+            "--load-phones",
+            "4",
+            "--load-rounds",
+            "1",
+            "--load-bad",
+            "200",
         ],
         capture_output=True,
         text=True,
@@ -52,6 +61,22 @@ def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
     # A second of idling may well be under one clock tick: zero is a fair reading.
     idle = data["idle_cpu_percent"]
     assert isinstance(idle, int | float) and math.isfinite(idle) and idle >= 0
+    # With phones: the same redraw figures, idle CPU with two connected, and the load's.
+    phones = data["phones"]
+    assert set(phones) == {"two_phones", "under_load"}
+    for figures in phones.values():
+        for key in ("full_redraw_ms", "partial_redraw_ms", "select_ms"):
+            assert set(figures[key]) == set(SIZES), key
+            for size in SIZES:
+                _positive(figures[key][size], f"phones {key} {size}")
+    idle_phones = phones["two_phones"]["idle_cpu_percent"]
+    assert isinstance(idle_phones, int | float) and idle_phones >= 0
+    loaded = phones["under_load"]
+    assert loaded["batches"] >= 1
+    for load in (loaded["load"], loaded["game"]["load"]):
+        assert load["problems"] == [] and load["bad"] >= 200
+        assert load["phones"] == 4 and load["visits"] == 4
+    assert loaded["game"]["cpu_percent"] >= 0 and loaded["game"]["seconds"] > 0
     for key in ("python", "pygame", "sdl", "machine"):
         assert isinstance(data[key], str) and data[key], key
     assert data["video_driver"] == "dummy"

@@ -1,7 +1,9 @@
 """A phone seat's page in a real browser (issue 16): Debian's Chromium, headless, driven by
 Playwright at a phone's size. Press and hold shows the seat's clan, its colour and its mark;
 let go and the clan is gone from the document (R22: nothing of it stays for a screenshot or
-the app switcher). The player's picture is shown with the name, where there is one."""
+the app switcher); another seat's page never shows it; the page reconnects by itself when
+the server comes back (the Pi restarted). The player's picture is shown with the name,
+where there is one. One browser for the file: starting one takes seconds."""
 
 from __future__ import annotations
 
@@ -19,7 +21,10 @@ from clans_pi.ui.phone_pictures import PICTURE_SIDE, seat_picture_png
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
-                                reason="needs Debian's chromium (apt install chromium)")
+                                reason="needs Debian's chromium: sudo apt install chromium, then "
+                                       "./scripts/test")
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "has_touch": True}
 
 @pytest.fixture
 def served():
@@ -72,6 +77,12 @@ def _hold(page) -> None:
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.wait_for_selector("#secret .swatch")
+
+
+def _press(page) -> None:
+    box = page.locator("#hold").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
 
 
 def _swatch_pixels(page) -> tuple[int, int, list[tuple[int, int, int]]]:
@@ -195,3 +206,101 @@ def test_an_old_game_s_page_says_so_and_stops_trying(served, browser):
     page.wait_for_selector("body.ended")
     assert page.inner_text("#status") == "The game is over."
     assert not page.is_visible("#hold")
+
+
+#: Put in a page before its own script: every change to the document is checked for the
+#: clans' words, so a clan shown for a moment only is caught too.
+WATCH = """
+window.__seen = [];
+const words = ["clan-red", ">Red<", "clan-blue", ">Blue<"];
+new MutationObserver(() => {
+  const html = document.documentElement.outerHTML;
+  for (const word of words) {
+    if (html.includes(word) && !window.__seen.includes(word)) window.__seen.push(word);
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                      characterData: true});
+"""
+
+
+def test_another_seat_s_page_never_shows_this_seat_s_clan(chromium):
+    """Two seats' pages open, each on a phone of its own; Ben holds (red), then Dana too
+    (blue): neither document ever holds the other's clan, at any moment (a mutation
+    observer watches every change), nor does the other's channel carry it."""
+    hub = PhoneHub(SeatTokens.new([1, 3]), {1: PhoneSeat("Ben", "owl"),
+                                            3: PhoneSeat("Dana", "fox")},
+                   {1: ("red", "Red"), 3: ("blue", "Blue")}.get)
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    port = server.start()
+    contexts = []
+    try:
+        pages, frames = {}, {}
+        for seat in (1, 3):
+            context = chromium.new_context(**PHONE)
+            contexts.append(context)
+            context.add_init_script(WATCH)
+            page = context.new_page()
+            frames[seat] = []
+            page.on("websocket", lambda ws, got=frames[seat]: ws.on(
+                "framereceived", lambda payload, got=got: got.append(payload)))
+            page.goto(f"http://127.0.0.1:{port}/p/{hub.tokens.tokens[seat]}")
+            page.wait_for_selector("#hold:not([disabled])")
+            pages[seat] = page
+        ben, dana = pages[1], pages[3]
+        _press(ben)
+        ben.wait_for_selector(".swatch.clan-red")
+        dana.wait_for_timeout(300)  # time enough for anything sent to Dana to arrive
+        assert dana.locator("#secret").inner_html() == ""
+        _press(dana)  # both held at once
+        dana.wait_for_selector(".swatch.clan-blue")
+        assert ben.inner_text("#secret") == "Red" and dana.inner_text("#secret") == "Blue"
+        dana.mouse.up()
+        ben.mouse.up()
+        for page in (ben, dana):
+            page.wait_for_function("document.querySelector('#secret').children.length === 0")
+        # Each saw its own clan (the watch works), never the other's.
+        assert sorted(ben.evaluate("window.__seen")) == [">Red<", "clan-red"]
+        assert sorted(dana.evaluate("window.__seen")) == [">Blue<", "clan-blue"]
+        assert any('"red"' in f for f in frames[1]) and any('"blue"' in f for f in frames[3])
+        assert not [f for f in frames[3] if '"red"' in f or '"Red"' in f]
+        assert not [f for f in frames[1] if '"blue"' in f or '"Blue"' in f]
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
+
+
+def test_the_page_reconnects_by_itself_after_the_server_restarts(chromium):
+    """The Pi restarted (a power cut): a new server on the same port with the same links
+    (kept with the save). The page, left open, finds it by itself: the name again, and a
+    hold shows the clan again."""
+    tokens = SeatTokens.new([1])
+    seats = {1: PhoneSeat("Ben", "owl")}
+    clans = {1: ("red", "Red")}.get
+    first = PhoneServer(PhoneHub(tokens, seats, clans), "127.0.0.1", 0)
+    port = first.start()
+    context = chromium.new_context(**PHONE)
+    second = None
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/p/{tokens.tokens[1]}")
+        page.wait_for_selector("#hold:not([disabled])")
+        first.stop()
+        page.wait_for_selector("#hold[disabled]")  # it noticed: waiting to reconnect
+        assert page.locator("#secret").inner_html() == ""
+        page.evaluate("document.querySelector('#name').textContent = ''")
+        hub = PhoneHub(SeatTokens.from_json(tokens.to_json()), dict(seats), clans)
+        second = PhoneServer(hub, "127.0.0.1", port)
+        second.start()
+        page.wait_for_selector("#hold:not([disabled])", timeout=15_000)
+        assert page.inner_text("#name") == "Ben"
+        _press(page)
+        page.wait_for_selector(".swatch.clan-red")
+        assert page.inner_text("#secret") == "Red"
+        page.mouse.up()
+        page.wait_for_function("document.querySelector('#secret').children.length === 0")
+        assert [kind for _seat, kind in hub.poll()] == ["ready"]
+    finally:
+        context.close()
+        if second is not None:
+            second.stop()

@@ -5,4 +5,5 @@ it alike.
 
 ``tokens``  the seats' links (128 random bits each, compared in constant time)
 ``server``  the HTTP + WebSocket server (aiohttp) and the page it serves
+``load``    load and bad input for that server over loopback (tests, benchmarks)
 """

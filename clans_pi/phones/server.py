@@ -13,7 +13,9 @@ the phone's hint button, and lets go). A hint's picture goes to that seat's phon
 
 Every response carries ``Cache-Control: no-store`` and a strict Content-Security-Policy;
 the page loads nothing from elsewhere (it works with no internet). Wrong links are refused
-plainly and, repeated, slowed down; tokens never appear in logs (no access log).
+plainly and, repeated, slowed down; tokens never appear in logs (no access log, and
+aiohttp's own error lines, which can quote a malformed request word for word, have every
+link cut out).
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import asyncio
 import json
 import logging
 import queue
+import re
+import sys
 import threading
 import time
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -51,6 +55,12 @@ HEADERS = {
 #: Wrong links from one address: this many in WINDOW_S seconds, then it waits.
 WRONG_LIMIT = 5
 WINDOW_S = 60.0
+#: The most addresses the guard remembers at once (a flood from more forgets the oldest).
+GUARD_ADDRESSES = 1024
+#: The longest message a phone may send; its own are a few bytes ({"type": "hold"}). A
+#: longer one closes its channel (1009) before it is read, so nobody can make the server
+#: parse megabytes while the game draws (the GIL is shared with the pygame loop).
+MAX_MESSAGE = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,21 +98,44 @@ class PhoneHub:
 
 
 class _Guard:
-    """Counts wrong links per address; too many in a minute and it waits."""
+    """Counts wrong links per address; too many in a minute and it waits.
+
+    It remembers only addresses with a wrong link in the last WINDOW_S seconds, and at most
+    GUARD_ADDRESSES of them, so its memory stays bounded whoever knocks: ``wrong`` is kept
+    in the order of each address's latest miss, so the stale ones are always at its front.
+    """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
-        self.wrong: dict[str, deque[float]] = defaultdict(deque)
+        self.wrong: dict[str, deque[float]] = {}  # oldest latest miss first
+
+    def _forget(self, now: float) -> None:
+        while self.wrong:
+            who = next(iter(self.wrong))
+            if now - self.wrong[who][-1] <= WINDOW_S:
+                return
+            del self.wrong[who]
 
     def blocked(self, who: str) -> bool:
-        seen = self.wrong[who]
         now = self.clock()
-        while seen and now - seen[0] > WINDOW_S:
+        self._forget(now)
+        seen = self.wrong.get(who)
+        if seen is None:
+            return False
+        while now - seen[0] > WINDOW_S:  # its latest miss is recent (_forget): never empty
             seen.popleft()
         return len(seen) >= WRONG_LIMIT
 
     def missed(self, who: str) -> None:
-        self.wrong[who].append(self.clock())
+        seen = self.wrong.pop(who, None) or deque(maxlen=WRONG_LIMIT)
+        seen.append(self.clock())
+        self.wrong[who] = seen  # to the end: its miss is the newest
+        while len(self.wrong) > GUARD_ADDRESSES:
+            del self.wrong[next(iter(self.wrong))]
+
+
+#: The guard of an application made by :func:`make_app` (for tests and benchmarks).
+GUARD = web.AppKey("guard", _Guard)
 
 
 def _asset(name: str) -> bytes:
@@ -161,14 +194,14 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
             return refused
         seat = hub.tokens.seat_of(token)
         assert seat is not None
-        ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0)
+        ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         if seat in hub.live and not hub.live[seat].closed:
             hub.waiting[seat] = ws  # one phone per seat: the table's screen asks first
             hub.events.put((seat, "again"))
             # Not the seat's phone yet, so no clan; the seat's name, picture and words are
             # the link's to know (public).
-            await ws.send_json({"type": "waiting", **_public(hub, seat)})
+            await _send(ws, {"type": "waiting", **_public(hub, seat)})
         else:
             await _welcome(hub, seat, ws)
         try:
@@ -184,6 +217,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
         return ws
 
     app = web.Application(middlewares=[headers])
+    app[GUARD] = guard
     app.router.add_get("/p/{token}", page)
     app.router.add_get("/p/{token}/live", live)
     app.router.add_get("/p/{token}/picture.png", picture)
@@ -220,13 +254,23 @@ def _public(hub: PhoneHub, seat: int) -> dict[str, Any]:
             "lang": language(), "texts": page_texts()}
 
 
+async def _send(ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
+    """Send ``message`` to a phone. One whose connection is closing meanwhile (locked, out
+    of the Wi-Fi, between its going and the server's noticing) is no error: the page
+    reconnects and its hello brings all it needs again."""
+    try:
+        await ws.send_json(message)
+    except ConnectionResetError:  # aiohttp: "Cannot write to closing transport"
+        log.debug("phones: a phone went away while being sent %s", message.get("type"))
+
+
 async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     hub.live[seat] = ws
     hub.events.put((seat, "ready"))
-    await ws.send_json({"type": "hello", **_public(hub, seat), "over": hub.over,
-                        "hint": seat in hub.may_hint})
+    await _send(ws, {"type": "hello", **_public(hub, seat), "over": hub.over,
+                     "hint": seat in hub.may_hint})
     if seat in hub.results:  # a phone that comes back after the end still sees its result
-        await ws.send_json({"type": "result", **hub.results[seat]})
+        await _send(ws, {"type": "result", **hub.results[seat]})
 
 
 async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str) -> None:
@@ -236,15 +280,15 @@ async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str)
         return
     try:
         kind = json.loads(text).get("type")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # [[[[... nested past the stack
         return  # garbage from a phone is ignored
     if kind == "hold":
         clan = hub.clan_of(seat)
         if clan is not None:
-            await ws.send_json({"type": "clan", "clan": clan[0], "label": clan[1],
-                                "mark": mark_of(clan[0])})
+            await _send(ws, {"type": "clan", "clan": clan[0], "label": clan[1],
+                             "mark": mark_of(clan[0])})
     elif kind == "release":
-        await ws.send_json({"type": "hidden"})
+        await _send(ws, {"type": "hidden"})
     elif kind == "seen":
         hub.events.put((seat, "seen"))
     elif kind in ("hint", "hint_off"):
@@ -257,7 +301,7 @@ async def tell_result(hub: PhoneHub, seat: int, result: dict[str, Any]) -> None:
     hub.results[seat] = result
     ws = hub.live.get(seat)
     if ws is not None and not ws.closed:
-        await ws.send_json({"type": "result", **result})
+        await _send(ws, {"type": "result", **result})
 
 
 async def tell_turn(hub: PhoneHub, may_hint: set[int]) -> None:
@@ -267,7 +311,7 @@ async def tell_turn(hub: PhoneHub, may_hint: set[int]) -> None:
     for seat in was ^ hub.may_hint:
         ws = hub.live.get(seat)
         if ws is not None and not ws.closed:
-            await ws.send_json({"type": "turn", "hint": seat in hub.may_hint})
+            await _send(ws, {"type": "turn", "hint": seat in hub.may_hint})
 
 
 async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None) -> None:
@@ -276,9 +320,12 @@ async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None)
     ws = hub.live.get(seat)
     if ws is None or ws.closed or (state != "none" and seat not in hub.may_hint):
         return  # "none" says nothing; the rest only to the seat to move
-    await ws.send_json({"type": "hint", "state": state})
+    await _send(ws, {"type": "hint", "state": state})
     if state == "ready" and picture is not None:
-        await ws.send_bytes(picture)
+        try:
+            await ws.send_bytes(picture)
+        except ConnectionResetError:  # gone meanwhile: as in _send
+            log.debug("phones: a phone went away while being sent its hint")
 
 
 async def take_over(hub: PhoneHub, seat: int) -> None:
@@ -286,17 +333,51 @@ async def take_over(hub: PhoneHub, seat: int) -> None:
     new = hub.waiting.pop(seat, None)
     old = hub.live.pop(seat, None)
     if old is not None and not old.closed:
-        await old.send_json({"type": "replaced"})
+        await _send(old, {"type": "replaced"})
         await old.close()
     if new is not None and not new.closed:
         await _welcome(hub, seat, new)
 
 
+#: Links in aiohttp's error lines ("Invalid char in url path: b'GET /p/<token>\\x01 ...'").
+_LINK = re.compile(r"/p/[^\s/'\"\\]+")
+
+
+class _NoTokens(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """The logger aiohttp reports errors to, with no link in what it writes. A malformed
+    request that holds a seat's link comes back in the parser's error, and in its
+    traceback, word for word: each such report becomes one line, with the exception's own
+    message, the seats' tokens (current and old) and anything after ``/p/`` cut out."""
+
+    def __init__(self, hub: PhoneHub) -> None:
+        super().__init__(logging.getLogger(f"{__name__}.http"), {})
+        self.hub = hub
+
+    def log(self, level: int, msg: object, *args: Any, exc_info: Any = None,
+            **_kwargs: Any) -> None:
+        if not self.isEnabledFor(level):
+            return
+        text = str(msg) % args if args else str(msg)
+        if exc_info is True:
+            exc_info = sys.exc_info()[1]
+        elif isinstance(exc_info, tuple):
+            exc_info = exc_info[1]
+        if isinstance(exc_info, BaseException):
+            text += f": {type(exc_info).__name__}: {exc_info}"
+        tokens = self.hub.tokens
+        for token in (*tokens.tokens.values(), *tokens.retired):
+            text = text.replace(token, "...")
+        self.logger.log(level, "%s", " ".join(_LINK.sub("/p/...", text).split()))
+
+
 class PhoneServer:
     """The server on its own thread and event loop, beside the game's loop."""
 
-    def __init__(self, hub: PhoneHub, host: str, port: int) -> None:
+    def __init__(self, hub: PhoneHub, host: str, port: int, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.hub, self.host, self.port = hub, host, port
+        self.clock = clock  # the guard's (tests move it on)
+        self.app: web.Application | None = None
         self.loop = asyncio.new_event_loop()
         self.runner: web.AppRunner | None = None
         self.thread = threading.Thread(target=self.loop.run_forever, name="phones",
@@ -308,9 +389,11 @@ class PhoneServer:
         return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
 
     async def _start(self) -> int:
-        # No access log: no tokens logged. A phone that does not answer the closing
-        # handshake holds a stop up 2 s at most.
-        self.runner = web.AppRunner(make_app(self.hub), access_log=None, shutdown_timeout=2.0)
+        self.app = make_app(self.hub, clock=self.clock)
+        # No access log, and aiohttp's error lines with every link cut out: no token logged.
+        # A phone that does not answer the closing handshake holds a stop up 2 s at most.
+        self.runner = web.AppRunner(self.app, access_log=None, logger=_NoTokens(self.hub),
+                                    shutdown_timeout=2.0)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()

@@ -66,7 +66,7 @@ function hide() {
 
 function swatch(msg) {
   const box = document.createElement("div");
-  box.className = "swatch clan-" + msg.clan + " mark-" + msg.mark;
+  box.className = "swatch clan-" + msg.clan + (msg.mark ? " mark-" + msg.mark : "");
   const name = document.createElement("p");
   name.textContent = msg.label;
   box.append(name);

@@ -1,0 +1,266 @@
+"""Phones under load and bad input, over loopback only (issue 16): 50 phones reconnecting in
+a loop, and 10,000 malformed or wrong-token requests among the real seats' traffic, through
+the real server on its thread. Nothing crashes, the right seats are still served, no clan
+reaches a wrong seat or link (every message every phone got is checked, R22), the guard's
+memory stays bounded and no token reaches a log. Each load is bounded in time
+(clans_pi.phones.load); together they take a few seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import threading
+import time
+
+import pytest
+from aiohttp import ClientSession, WSMsgType
+from aiohttp.client_exceptions import ClientConnectionResetError
+
+from clans_pi.phones import load
+from clans_pi.phones.server import (
+    GUARD,
+    GUARD_ADDRESSES,
+    MAX_MESSAGE,
+    WINDOW_S,
+    PhoneHub,
+    PhoneSeat,
+    PhoneServer,
+    _Guard,
+    take_over,
+    tell_result,
+)
+from clans_pi.phones.tokens import SeatTokens
+
+SEATS = range(5)
+#: Each seat's clan, with words found nowhere else, so a leak cannot hide in other text.
+CLANS = {seat: (f"clan{seat}", f"Secret-clan-{seat}") for seat in SEATS}
+NAMES = {seat: PhoneSeat(f"Player {seat}", "fox") for seat in SEATS}
+
+
+def _serve(clock=None) -> tuple[PhoneServer, SeatTokens, str]:
+    old = SeatTokens.new(SEATS)
+    hub = PhoneHub(old.renew(SEATS), dict(NAMES), CLANS.get)
+    server = PhoneServer(hub, load.LOOPBACK, 0, **({"clock": clock} if clock else {}))
+    port = server.start()
+    return server, old, f"http://{load.LOOPBACK}:{port}"
+
+
+async def _still_serves(base: str, hub: PhoneHub) -> None:
+    """Each seat's link still gets its own name, and its own clan on a hold."""
+    async with ClientSession() as http:
+        for seat, token in hub.tokens.tokens.items():
+            ws = await http.ws_connect(f"{base}/p/{token}/live")
+            assert (await ws.receive_json(timeout=5))["name"] == f"Player {seat}"
+            await ws.send_json({"type": "hold"})
+            assert await ws.receive_json(timeout=5) == {
+                "type": "clan", "clan": f"clan{seat}", "label": f"Secret-clan-{seat}",
+                "mark": None}  # a made-up clan has no mark
+            await ws.close()
+
+
+def test_the_load_goes_to_loopback_only():
+    for base in ("http://192.168.1.2:8080", "http://localhost:8080", "https://127.0.0.1:1",
+                 "http://127.0.0.1:8080/p/x", "http://0.0.0.0:8080"):
+        with pytest.raises(ValueError, match=r"127\.0\.0\.1"):
+            load.loopback(base)
+    assert load.loopback("http://127.0.0.1:8080/") == "http://127.0.0.1:8080"
+
+
+def test_fifty_phones_reconnecting_in_a_loop_each_get_their_own_seat_s_clan_only():
+    """50 phones on 5 seats' links, 8 rounds each: connect, hold, let go, leave (a third
+    of the time without a goodbye). A seat's live phone gets its clan; one waiting for the
+    table's yes gets none; nothing is left behind; the seats are served afterwards."""
+    server, _old, base = _serve()
+    hub = server.hub
+    try:
+        visits = asyncio.run(load.phones(base, hub.tokens.tokens, count=50, rounds=8,
+                                         deadline=30))
+        assert len(visits) == 400 and all(v.status == 101 for v in visits)
+        assert load.wrong_clans(visits, CLANS) == []
+        got = [v for v in visits if any(m["type"] == "clan" for m in v.messages)]
+        assert {v.seat for v in got} == set(SEATS)  # every seat was served, again and again
+        assert len(got) >= 40
+        waited = [v for v in visits if v.messages[:1] and v.messages[0]["type"] == "waiting"]
+        assert waited and not any(m["type"] == "clan" for v in waited for m in v.messages)
+        for _ in range(100):  # the server notices the dropped ones
+            if not hub.live and not hub.waiting:
+                break
+            asyncio.run(asyncio.sleep(0.02))
+        assert not hub.live and not hub.waiting
+        asyncio.run(_still_serves(base, hub))
+        assert server.thread.is_alive()
+    finally:
+        server.stop()
+
+
+def test_ten_thousand_bad_requests_among_the_real_seats_traffic(caplog):
+    """10,000 malformed or wrong-token requests and messages at once (over 4 connections,
+    plus one each for the requests that are not HTTP and the broken frames), while each
+    seat's own phone holds and lets go between garbage messages. The guard's clock runs
+    fast here (a minute a reading), so that every wrong link gets checked in full rather
+    than slowed down."""
+    caplog.set_level(logging.DEBUG)
+    ticks = itertools.count()
+    server, old, base = _serve(clock=lambda: next(ticks) * (WINDOW_S + 1))
+    hub = server.hub
+    try:
+        tally = asyncio.run(load.bad_input(
+            base, hub.tokens.tokens, list(old.tokens.values()), count=10_000, deadline=60,
+            secrets=[label for _clan, label in CLANS.values()]))
+        assert tally.problems == []
+        assert tally.total >= 10_000
+        assert set(tally.sent) == {"http", "wrong-link channel", "not http", "broken frame",
+                                   "garbage message"}
+        assert 429 not in tally.statuses  # the fast clock: every one was checked
+        assert {403, 404, 410} <= set(tally.statuses)
+        assert sorted(v.seat for v in tally.seats) == list(SEATS)
+        assert load.wrong_clans(tally.seats, CLANS) == []
+        assert all(sum(m["type"] == "clan" for m in v.messages) >= 10 for v in tally.seats)
+        assert len(server.app[GUARD].wrong) <= 1  # one address, 127.0.0.1
+        asyncio.run(_still_serves(base, hub))
+        assert server.thread.is_alive()
+    finally:
+        server.stop()
+    secret = [*hub.tokens.tokens.values(), *old.tokens.values()]
+    lines = [caplog.handler.format(r) for r in caplog.records]
+    assert any("Error handling request" in line for line in lines)  # some were logged
+    assert not [line for line in lines if any(t in line for t in secret)]
+    assert not [line for line in lines if "Secret-clan" in line]
+
+
+def test_the_guard_forgets_and_remembers_a_bounded_number_of_addresses():
+    """Before: one entry per address ever seen (a right link too), never dropped."""
+    now = [0.0]
+    guard = _Guard(lambda: now[0])
+    assert not guard.blocked("10.0.0.9") and guard.wrong == {}  # a right link: nothing kept
+    for k in range(GUARD_ADDRESSES * 3):
+        guard.missed(f"fd00::{k:x}")
+        now[0] += 0.001
+    assert len(guard.wrong) == GUARD_ADDRESSES
+    for _ in range(5):
+        guard.missed("10.0.0.7")
+    assert guard.blocked("10.0.0.7") and len(guard.wrong) == GUARD_ADDRESSES
+    now[0] += WINDOW_S + 1
+    assert not guard.blocked("10.0.0.7")
+    assert guard.wrong == {}
+
+
+def test_a_message_over_the_limit_closes_that_channel_and_deep_nesting_is_ignored():
+    server, _old, base = _serve()
+    token = server.hub.tokens.tokens[1]
+
+    async def go() -> None:
+        async with ClientSession() as http:
+            ws = await http.ws_connect(f"{base}/p/{token}/live")
+            await ws.receive_json(timeout=5)
+            await ws.send_str("[" * (MAX_MESSAGE - 1))  # deeper than Python's stack
+            await ws.send_json({"type": "hold"})
+            assert (await ws.receive_json(timeout=5))["clan"] == "clan1"
+            await ws.send_str('{"type": "hold", "pad": "' + "a" * MAX_MESSAGE + '"}')
+            msg = await ws.receive(timeout=5)
+            assert msg.type == WSMsgType.CLOSE and msg.data == 1009  # too big
+        await _still_serves(base, server.hub)
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+class _GoneMidSend:
+    """A phone whose connection closes while the server writes to it (aiohttp raises)."""
+
+    closed = False
+
+    async def send_json(self, _data: object) -> None:
+        raise ClientConnectionResetError("Cannot write to closing transport")
+
+    async def send_bytes(self, _data: bytes) -> None:
+        raise ClientConnectionResetError("Cannot write to closing transport")
+
+    async def close(self) -> bool:
+        return True
+
+
+def test_a_phone_gone_while_being_written_to_is_no_error_for_the_table():
+    """The result at the end and the table's "yes" to a second phone run on the game's
+    thread (PhoneServer.tell_result, take_over): a phone going at that moment must not
+    raise into the game. Its result is kept for when it comes back."""
+    hub = PhoneHub(SeatTokens.new([0]), {0: NAMES[0]}, CLANS.get)
+    hub.live[0] = _GoneMidSend()  # type: ignore[assignment]
+    asyncio.run(tell_result(hub, 0, {"clan": "clan0", "won": True}))
+    assert hub.results[0]["won"]
+    hub.waiting[0] = _GoneMidSend()  # type: ignore[assignment]
+    asyncio.run(take_over(hub, 0))
+    assert [kind for _seat, kind in hub.poll()] == ["ready"]
+
+
+def test_a_malformed_request_with_a_seat_s_link_leaves_no_token_in_the_log(caplog):
+    """aiohttp's parser quotes a bad request line word for word in its error, and logs it
+    with a traceback: here it comes as one line, the link cut out."""
+    caplog.set_level(logging.DEBUG)
+    server, old, base = _serve()
+    token = server.hub.tokens.tokens[0]
+
+    async def go() -> None:
+        for raw in (f"GET /p/{token}\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
+                    f"GET /p/{old.tokens[1]}/live HTTP/1.1\r\nX: {token}\x01\r\n\r\n"):
+            port = int(base.rsplit(":", 1)[1])
+            reader, writer = await asyncio.open_connection(load.LOOPBACK, port)
+            writer.write(raw.encode())
+            assert (await reader.read()).startswith(b"HTTP/1.0 400")
+            writer.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+    lines = [caplog.handler.format(r) for r in caplog.records
+             if "Error handling" in r.getMessage()]
+    assert len(lines) == 2 and all("\n" not in line for line in lines)
+    assert "Invalid char in url path" in lines[0] and "/p/..." in lines[0]
+    assert not [line for line in lines if token in line or old.tokens[1] in line]
+
+
+def test_the_server_stops_at_once_with_phones_connected_and_tells_them():
+    """The game quits (or the Pi shuts down) with phones connected: each is told the
+    server is going away (1001; its page reconnects to the next one). Before, the stop
+    waited for every open channel and raised TimeoutError after 10 s into the game's
+    shutdown."""
+    server, _old, base = _serve()
+    tokens = server.hub.tokens.tokens
+    connected = threading.Event()
+    closes: list[object] = []
+
+    async def phones() -> None:
+        async with ClientSession() as http:
+            live = await http.ws_connect(f"{base}/p/{tokens[0]}/live")
+            await live.receive_json(timeout=5)
+            waiting = await http.ws_connect(f"{base}/p/{tokens[0]}/live")
+            await waiting.receive_json(timeout=5)
+            connected.set()
+            for ws in (live, waiting):
+                msg = await ws.receive(timeout=10)
+                closes.append((msg.type, msg.data))
+
+    thread = threading.Thread(target=lambda: asyncio.run(phones()), daemon=True)
+    thread.start()
+    assert connected.wait(10)
+    started = time.monotonic()
+    server.stop()
+    assert time.monotonic() - started < 5
+    thread.join(10)
+    assert closes == [(WSMsgType.CLOSE, 1001)] * 2
+    assert not server.thread.is_alive()
+
+
+def test_a_hint_to_a_phone_gone_while_being_written_to_is_no_error_either():
+    from clans_pi.phones.server import tell_hint, tell_turn
+
+    hub = PhoneHub(SeatTokens.new([0]), {0: NAMES[0]}, CLANS.get)
+    hub.live[0] = _GoneMidSend()  # type: ignore[assignment]
+    asyncio.run(tell_turn(hub, {0}))
+    hub.live[0].send_json = lambda _data: asyncio.sleep(0)  # the words go, the picture not
+    asyncio.run(tell_hint(hub, 0, "ready", b"\x89PNG"))
+    assert hub.may_hint == {0}
