@@ -88,7 +88,14 @@ def _table(*, hints: bool = True) -> Iterator[Table]:
     devices = SeatDevices.open(config)
     table = Table(BOARD, CHART, rng=random.Random(4), devices=devices, hints=hints,
                   bots=computer_players(BOARD, CHART, 0.15, 7), pause_ms=0)
-    table.hint_picture = lambda obs, move: hint_png(BOARD, obs, move)
+    drawn: list[Move] = []
+
+    def picture(obs, move: Move) -> bytes:
+        drawn.append(move)
+        return hint_png(BOARD, obs, move)
+
+    table.hint_picture = picture
+    table.pictures_drawn = drawn  # type: ignore[attr-defined]
     try:
         devices.use_phones([0, 1])
         table.new_game([Seat("Anna", "fox"), Seat("Ben", "owl")])
@@ -173,6 +180,11 @@ def test_the_person_to_move_sees_the_hint_on_their_phone_and_no_one_else_does():
         _until(table, lambda: any(isinstance(m, bytes) for m in phones[mover].got))
         state, move = table.hint()
         assert state == "ready" and isinstance(move, Move)
+        for now in range(10**6, 10**6 + 200, 20):  # still held: drawn and sent once
+            table.poll_devices(now)
+            table.poll_computers(now)
+        assert table.pictures_drawn == [move]
+        assert sum(isinstance(m, bytes) for m in phones[mover].got) == 1
         picture = next(m for m in phones[mover].got if isinstance(m, bytes))
         drawn = pygame.image.load(io.BytesIO(picture), "hint.png")
         assert drawn.get_width() == 600 and drawn.get_height() == round(600 * BOARD.aspect)

@@ -391,10 +391,14 @@ class Table:
             return
         seat, told = self._phone_hint
         state, move = self.hint()
-        picture = None
-        if state == "ready" and move is not None and self.hint_picture is not None:
-            picture = self.hint_picture(self.public(), move)
-        shown = "thinking" if state == "thinking" else "ready" if picture else "none"
+        if state == "thinking":
+            shown, picture = "thinking", None
+        elif told in ("ready", "none"):
+            return  # told once: the picture is drawn and sent once per hint
+        elif state == "ready" and move is not None and self.hint_picture is not None:
+            shown, picture = "ready", self.hint_picture(self.public(), move)
+        else:
+            shown, picture = "none", None
         if shown != told:
             self._phone_hint = (seat, shown)
             self.devices.show_hint(seat, shown, picture)
