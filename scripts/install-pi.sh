@@ -228,10 +228,13 @@ source_files() {
 }
 
 # --- install steps ---------------------------------------------------------------------
-# Whether apt can install PACKAGE here (a candidate version in this system's sources).
-# (No "| grep -q": it stops reading early, and with pipefail the pipe then fails.)
-apt_has() {
-    [[ "$(LC_ALL=C apt-cache policy "$1" 2>/dev/null)" =~ Candidate:\ [^\(] ]]
+# The PACKAGEs that apt can install here (a candidate version in this system's sources),
+# one a line. One apt-cache call for all: each call reads the whole package cache, about a
+# second with full package lists.
+apt_installable() {
+    LC_ALL=C apt-cache policy "$@" 2>/dev/null |
+        awk '/^[^ ].*:$/ { p = substr($0, 1, length($0) - 1) }
+             /^  Candidate: / && $2 != "(none)" { print p }'
 }
 
 step_apt() {
@@ -240,13 +243,14 @@ step_apt() {
         return 0
     fi
     system apt-get update
-    local p have=() lists=1
-    # A dry run has not updated the package lists: without them nothing can be judged.
-    [ "$DRY_RUN" = 0 ] || apt_has python3 || lists=0
+    local p have=() lists=1 installable=""
     local -a wanted=("${APT_PACKAGES[@]}")
     [ "$HOTSPOT" = 0 ] || wanted+=("${HOTSPOT_PACKAGES[@]}")
+    [ -n "$ROOT" ] || installable=" $(apt_installable "${wanted[@]}" | tr '\n' ' ')"
+    # A dry run has not updated the package lists: without them nothing can be judged.
+    [ "$DRY_RUN" = 0 ] || [[ "$installable" == *" python3 "* ]] || lists=0
     for p in "${wanted[@]}"; do
-        if [ -n "$ROOT" ] || [ "$lists" = 0 ] || apt_has "$p"; then
+        if [ -n "$ROOT" ] || [ "$lists" = 0 ] || [[ "$installable" == *" $p "* ]]; then
             have+=("$p")
         elif [ "$p" = python3-lgpio ]; then
             # Raspberry Pi OS has it; plain Debian does not (step_venv: lgpio from PyPI).

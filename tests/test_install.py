@@ -328,8 +328,11 @@ def test_uninstall_names_cmdline_txt_only_where_there_is_one(tmp_path, pi_root):
 # they lack, as plain Debian lacks Raspberry Pi OS's python3-lgpio.
 APT_CACHE_WITHOUT_LGPIO = """
 [ "$1" = policy ] || exit 1
-[ "$2" = python3-lgpio ] && exit 0
-printf '%s:\\n  Installed: (none)\\n  Candidate: 1.0-1\\n' "$2"
+shift
+for p in "$@"; do
+    [ "$p" = python3-lgpio ] && continue
+    printf '%s:\\n  Installed: (none)\\n  Candidate: 1.0-1\\n  Version table:\\n' "$p"
+done
 """
 
 
