@@ -55,20 +55,17 @@ class SeatDevices:
 
     def __init__(self, gpio: dict[int, Any] | None = None, handhelds: dict[int, Any] | None = None,
                  manager: Any = None, pairing: Any = None,
-                 problems: list[str] | None = None, phones: Any = None,
+                 problems: list[str] | None = None,
                  listen: tuple[str, int] | None = None, fifth_clan: str = "black") -> None:
         self.gpio: dict[int, Any] = dict(gpio or {})
         self.handhelds: dict[int, Any] = dict(handhelds or {})
-        self.phones = phones  # clans_pi.phones.devices.Phones, or None
-        # Where phones connect when the start screen makes a seat a phone (None: phones are
-        # not offered); the server listens only while some seat is a phone.
+        # The phone seats and their server (clans_pi.phones.devices.Phones, or None while
+        # no seat is a phone): see use_phones.
+        self.phones: Any = None
+        self.phone_seats: dict[int, Any] = {}
+        # Where phones connect when a seat is made a phone (None: phones are not offered).
         self.listen = listen
         self.fifth_clan = fifth_clan
-        self.phone_seats: dict[int, Any] = {}
-        if phones is not None:
-            from ..phones.devices import PhoneDevice
-
-            self.phone_seats = {seat: PhoneDevice(seat, phones) for seat in phones.seats}
         self.manager = manager
         self.pairing = pairing
         self._notices: list[str] = list(problems or [])
@@ -112,24 +109,19 @@ class SeatDevices:
             except (ClansError, OSError) as exc:
                 problems.append(f"handhelds are not available ({exc}); those seats use the "
                                 "on-screen peek")
-        phones = None
-        phone_seats = [s - 1 for s, kind in config.seats.items() if kind == "phone"]
-        if phone_seats:
-            from ..phones.devices import Phones
-
-            try:
-                phones = Phones(phone_seats, config.listen, fifth=config.fifth_clan)
-            except OSError as exc:
-                host, port = config.listen
-                problems.append(f"phones cannot be served on {host}:{port} ({exc}); those "
-                                "seats use the on-screen peek")
+        devices = cls(gpio, handhelds, manager, pairing, listen=config.listen,
+                      fifth_clan=config.fifth_clan)
         for text in problems:
-            log.warning("%s", text)
-        # On the screen: the sentence in the players' language, the details as logged.
-        notices = [_("A seat device is not available: {problem}").format(problem=text)
-                   for text in problems]
-        return cls(gpio, handhelds, manager, pairing, notices, phones, listen=config.listen,
-                   fifth_clan=config.fifth_clan)
+            devices._unavailable(text)
+        devices.use_phones(s - 1 for s, kind in config.seats.items() if kind == "phone")
+        return devices
+
+    def _unavailable(self, problem: str) -> None:
+        """A device that could not be opened: the details in the log, a notice on the screen
+        (the sentence in the players' language); its seats use the on-screen peek."""
+        log.warning("%s", problem)
+        self._notices.append(_("A seat device is not available: {problem}").format(
+            problem=problem))
 
     # ------------------------------------------------------------ the loop
 
@@ -225,12 +217,8 @@ class SeatDevices:
                 self.phones = Phones(wanted, self.listen, fifth=self.fifth_clan)
             except OSError as exc:
                 host, port = self.listen
-                text = (f"phones cannot be served on {host}:{port} ({exc}); those seats use "
-                        "the on-screen peek")
-                log.warning("%s", text)
-                self._notices.append(_("A seat device is not available: {problem}").format(
-                    problem=text))
-                self.phone_seats = {}
+                self._unavailable(f"phones cannot be served on {host}:{port} ({exc}); those "
+                                  "seats use the on-screen peek")
                 return
         else:
             self.phones.use_seats(wanted)
@@ -244,7 +232,9 @@ class SeatDevices:
         computer player's seat gets none: nobody may see its clan (R22). A resumed game
         whose save keeps phone links has those seats on phones again, with the same links
         (the same QR codes after a power cut)."""
-        kept = _kept_phone_seats(session.phone_links)
+        from ..phones.tokens import SeatTokens  # pure Python: no server unless a phone
+
+        kept = SeatTokens.from_json(session.phone_links).tokens
         if kept:
             self.use_phones(kept)
         if self.phones is not None:
@@ -333,10 +323,3 @@ class SeatDevices:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def _kept_phone_seats(links: Any) -> list[int]:
-    """The phone seats a save keeps links for (its ``phones``), or none."""
-    tokens = links.get("tokens") if isinstance(links, dict) else None
-    if not isinstance(tokens, dict):
-        return []
-    return sorted(int(k) for k in tokens if str(k).isdigit())

@@ -152,32 +152,33 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
         response.headers.update(HEADERS)
         return response
 
-    def _refusal(request: web.Request, token: str) -> web.Response | None:
+    def _seat(request: web.Request) -> int | web.Response:
+        """The seat whose link the request names, or the plain refusal it gets."""
         who = request.remote or "?"
         if guard.blocked(who):
             return web.Response(status=429, text="Too many wrong links: wait a minute.\n")
-        if hub.tokens.seat_of(token) is not None:
-            return None
+        token = request.match_info["token"]
+        seat = hub.tokens.seat_of(token)
+        if seat is not None:
+            return seat
         guard.missed(who)
         if hub.tokens.is_over(token):
             return web.Response(status=410, text="This game is over.\n")
         return web.Response(status=403, text="This link is not for a game at this table.\n")
 
     async def page(request: web.Request) -> web.Response:
-        refused = _refusal(request, request.match_info["token"])
-        if refused is not None:
-            return refused
+        seat = _seat(request)
+        if isinstance(seat, web.Response):
+            return seat
         return web.Response(body=_asset("phone.html"), content_type="text/html",
                             charset="utf-8")
 
     async def picture(request: web.Request) -> web.Response:
         """The seat's player's picture (public, yet only to the seat's link)."""
-        token = request.match_info["token"]
-        refused = _refusal(request, token)
-        if refused is not None:
-            return refused
-        seat = hub.tokens.seat_of(token)
-        png = hub.pictures.get(seat) if seat is not None else None
+        seat = _seat(request)
+        if isinstance(seat, web.Response):
+            return seat
+        png = hub.pictures.get(seat)
         if png is None:
             return web.Response(status=404, text="No picture for this seat.\n")
         return web.Response(body=png, content_type="image/png")
@@ -188,12 +189,9 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
         return web.Response(body=_asset(name), content_type=kinds[name], charset="utf-8")
 
     async def live(request: web.Request) -> web.StreamResponse:
-        token = request.match_info["token"]
-        refused = _refusal(request, token)
-        if refused is not None:
-            return refused
-        seat = hub.tokens.seat_of(token)
-        assert seat is not None
+        seat = _seat(request)
+        if isinstance(seat, web.Response):
+            return seat
         ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         if seat in hub.live and not hub.live[seat].closed:
@@ -254,14 +252,19 @@ def _public(hub: PhoneHub, seat: int) -> dict[str, Any]:
             "lang": language(), "texts": page_texts()}
 
 
-async def _send(ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
-    """Send ``message`` to a phone. One whose connection is closing meanwhile (locked, out
-    of the Wi-Fi, between its going and the server's noticing) is no error: the page
-    reconnects and its hello brings all it needs again."""
+async def _send(ws: web.WebSocketResponse, message: dict[str, Any] | bytes) -> None:
+    """Send ``message`` to a phone (bytes: a picture, as a binary message). One whose
+    connection is closing meanwhile (locked, out of the Wi-Fi, between its going and the
+    server's noticing) is no error: the page reconnects and its hello brings all it needs
+    again."""
     try:
-        await ws.send_json(message)
+        if isinstance(message, bytes):
+            await ws.send_bytes(message)
+        else:
+            await ws.send_json(message)
     except ConnectionResetError:  # aiohttp: "Cannot write to closing transport"
-        log.debug("phones: a phone went away while being sent %s", message.get("type"))
+        log.debug("phones: a phone went away while being sent %s",
+                  "a picture" if isinstance(message, bytes) else message.get("type"))
 
 
 async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
@@ -322,10 +325,7 @@ async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None)
         return  # "none" says nothing; the rest only to the seat to move
     await _send(ws, {"type": "hint", "state": state})
     if state == "ready" and picture is not None:
-        try:
-            await ws.send_bytes(picture)
-        except ConnectionResetError:  # gone meanwhile: as in _send
-            log.debug("phones: a phone went away while being sent its hint")
+        await _send(ws, picture)
 
 
 async def take_over(hub: PhoneHub, seat: int) -> None:
