@@ -33,7 +33,7 @@ from ..rules.constants import CLAN_INDEX, CLANS
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
-from .base import Budget, Cancelled, assignments, rebuild
+from .base import Assignment, Budget, Cancelled, assignments, rebuild
 from .belief import Belief, BeliefTracker
 from .ismcts import (
     Result,
@@ -119,6 +119,16 @@ class SearchBot:
         their moves (:class:`.belief.BeliefTracker`); certain once the game is over (R20)."""
         return self._belief(obs).marginals()
 
+    def determinisations(self, obs: Observation) -> tuple[list[Assignment], list[float]]:
+        """The clan assignments the search imagines and the probability of each: the
+        belief's (Hard) or every consistent assignment alike (Normal)."""
+        if self.settings.belief_sampling:
+            belief = self._belief(obs)
+            return belief.hypotheses, belief.probs
+        assert obs.viewer is not None and obs.own_clan is not None
+        hyps = assignments(len(obs.players), obs.viewer, obs.own_clan)
+        return hyps, [1.0 / len(hyps)] * len(hyps)
+
     # ------------------------------------------------------------------ moves
 
     def choose(self, obs: Observation, *, cancel: threading.Event | None = None) -> Move:
@@ -146,13 +156,10 @@ class SearchBot:
         if len(codes) == 1:  # nothing to think about
             self.last = SearchStats(0, time.monotonic() - start, None)
             return decode(codes[0], orders)
+        hyps, probs = self.determinisations(obs)
         if self.settings.belief_sampling:
-            belief = self._belief(obs)
-            hyps, probs = belief.hypotheses, belief.probs
             sample = weighted_sampler([_indices(h) for h in hyps], probs)
         else:
-            hyps = assignments(len(obs.players), obs.viewer, obs.own_clan)
-            probs = [1.0 / len(hyps)] * len(hyps)
             sample = uniform_sampler([_indices(h) for h in hyps])
         # Each player's clan probabilities (the viewer's own clan is certain).
         weights = [[0.0] * len(CLANS) for _ in obs.players]
