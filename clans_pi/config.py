@@ -44,7 +44,9 @@ SEAT_KINDS = ("screen", "gpio", "handheld", "phone")
 LANGUAGES = tuple(i18n.LANGUAGES)
 TOP_LEVEL = ("language", "sound", "volume", "pinout", "state_dir", "display", "computer",
              "seats", "phones")
-COMPUTER_KEYS = ("think_seconds", "hints")
+COMPUTER_KEYS = ("think_seconds", "hints", "workers")
+#: The most search processes ``[computer] workers`` may ask for.
+MAX_WORKERS = 16
 DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
                 "backlight", "clan_marks", "fifth_clan")
 DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
@@ -81,6 +83,7 @@ class Config:
     fifth_clan: str = "black"  # or "white": how the fifth clan looks (R3; its id stays black)
     think_seconds: float = 1.0  # a Hard computer player's time per move (others less)
     hints: bool = False  # a Hint button for human players
+    workers: int | None = None  # search processes; None: "auto" (every core but one)
     source: str = "defaults"
 
     def seat_kind(self, seat: int) -> str:
@@ -171,6 +174,7 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
         problems.append(f"{path}: computer.{key}: unknown setting (ignored)")
     read.number("think_seconds", computer, 0.1, 30, prefix="computer.")
     read.flag("hints", computer, "computer.")
+    read.workers("workers", computer, "computer.")
     return config, problems
 
 
@@ -223,6 +227,19 @@ class _Reader:
                 self._bad(prefix, key, f"must be {low} to {high}, not {value!r}")
             else:
                 setattr(self.config, key, value)
+
+    def workers(self, key: str, data: dict[str, Any], prefix: str = "") -> None:
+        """"auto" (None) or a whole number of processes, 1 to MAX_WORKERS."""
+        if key in data:
+            value = data[key]
+            if value == "auto":
+                setattr(self.config, key, None)
+            elif isinstance(value, int) and not isinstance(value, bool) \
+                    and 1 <= value <= MAX_WORKERS:
+                setattr(self.config, key, value)
+            else:
+                self.problems.append(f"{self.path}: {prefix}{key}: must be \"auto\" or 1 to "
+                                     f"{MAX_WORKERS}, not {value!r}; using \"auto\"")
 
     def size(self, key: str, data: dict[str, Any]) -> None:
         if key in data:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,19 @@ def test_computer_player_settings(tmp_path):
         "computer.level: unknown setting (ignored)",
     ])
     assert (config.think_seconds, config.hints) == (1.0, False)
+
+
+def test_search_workers_are_auto_or_a_whole_number(tmp_path):
+    assert Config().workers is None  # "auto": every core but one
+    for text, want in (('"auto"', None), ("1", 1), ("3", 3), ("16", 16)):
+        config, problems = load_config(write(tmp_path, f"[computer]\nworkers = {text}\n"))
+        assert problems == [] and config.workers == want, text
+    for text in ("0", "17", "true", '"all"', "2.5", "-1"):
+        path = write(tmp_path, f"[computer]\nworkers = {text}\n")
+        config, problems = load_config(path)
+        assert config.workers is None, text
+        assert problems == [f"{path}: computer.workers: must be \"auto\" or 1 to 16, not "
+                            f"{tomllib.loads('x = ' + text)['x']!r}; using \"auto\""]
 
 
 def test_clan_marks_and_the_fifth_clan_are_read(tmp_path):

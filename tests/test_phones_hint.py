@@ -24,8 +24,8 @@ from clans_pi.phones.tokens import SeatTokens
 from clans_pi.rules.moves import Move
 from clans_pi.session import Seat
 from clans_pi.table import Table
+from clans_pi.table.players import ComputerPlayers
 from clans_pi.ui.phone_pictures import hint_png
-from clans_pi.ui.run import computer_players
 from tests.rules_helpers import BOARD, CHART
 
 PICTURE = b"\x89PNG-not-really"
@@ -87,7 +87,7 @@ def _table(*, hints: bool = True) -> Iterator[Table]:
     config.listen = ("127.0.0.1", 0)
     devices = SeatDevices.open(config)
     table = Table(BOARD, CHART, rng=random.Random(4), devices=devices, hints=hints,
-                  bots=computer_players(BOARD, CHART, 0.15, 7), pause_ms=0)
+                  bots=ComputerPlayers(BOARD, CHART, 0.15, seed=7, workers=1), pause_ms=0)
     drawn: list[Move] = []
 
     def picture(obs, move: Move) -> bytes:

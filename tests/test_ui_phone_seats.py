@@ -10,7 +10,7 @@ from clans_pi.config import Config
 from clans_pi.hardware.seats import SeatDevices
 from clans_pi.persistence import GameStore
 from clans_pi.session import Seat
-from clans_pi.ui.run import computer_players
+from clans_pi.table.players import ComputerPlayers
 from tests.ui_helpers import BOARD, CHART, act, offscreen_app, random_session
 
 
@@ -26,7 +26,7 @@ def _app(devices: SeatDevices, *, bots: bool = True):
     app, clock = offscreen_app()
     app.table.devices = devices
     if bots:
-        app.table.bots = computer_players(BOARD, CHART, 1.0, 1)
+        app.table.bots = ComputerPlayers(BOARD, CHART, 1.0, seed=1, workers=1)
     app.start_menu()
     return app, clock
 

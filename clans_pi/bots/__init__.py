@@ -9,6 +9,7 @@ from .base import LEVELS, Bot, Budget, Cancelled
 if TYPE_CHECKING:
     from ..rules.board import Board
     from ..rules.epochs import EpochChart
+    from .parallel import SearchPool
 
 __all__ = ["LEVELS", "Bot", "Budget", "Cancelled", "make_bot"]
 
@@ -20,6 +21,7 @@ def make_bot(
     *,
     seed: int | None = None,
     budget: Budget | None = None,
+    pool: SearchPool | None = None,
 ) -> Bot:
     """A computer player of ``level`` (one of :data:`LEVELS`: easy, normal, hard).
 
@@ -33,5 +35,5 @@ def make_bot(
     if level in ("normal", "hard"):
         from .search_bot import SearchBot
 
-        return SearchBot(board, chart, level=level, seed=seed, budget=budget)
+        return SearchBot(board, chart, level=level, seed=seed, budget=budget, pool=pool)
     raise ValueError(f"unknown computer level {level!r}: one of {', '.join(LEVELS)}")

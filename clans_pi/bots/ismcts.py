@@ -42,7 +42,7 @@ import threading
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..rules.moves import Move
 from ..rules.state import GameState
@@ -90,6 +90,8 @@ class Result:
     move: Move
     iterations: int
     visits: dict[Move, int]  # root children: how often the searching player chose each
+    #: The tree searched (to keep for the next move, :mod:`.tree`); None for a merged one.
+    root: _Node | None = field(default=None, repr=False, compare=False)
 
 
 def decode(code: int, orders: dict[int, tuple[int, ...]]) -> Move:
@@ -209,12 +211,14 @@ def search(
     deadline: float | None = None,
     cancel: threading.Event | None = None,
     clan_weights: Sequence[Sequence[float]] | None = None,
+    root: _Node | None = None,
 ) -> Result:
     """Search from ``state`` (left unchanged) for its player to move; ``sample(rng)`` draws
     a determinisation. Stops after exactly ``iterations``, or at ``deadline``
     (``time.monotonic``) when no iterations are given; at least one iteration either way.
     ``clan_weights[p][c]``, the probability that player ``p`` holds clan ``c``, is needed
-    with ``settings.ordered``.
+    with ``settings.ordered``. ``root``, a node for ``state`` kept from an earlier search
+    (:mod:`.tree`), goes on with the statistics it has; else the search starts afresh.
     """
     assert not state.is_over, "the game is over"
     assert iterations is not None or deadline is not None, "no budget"
@@ -225,7 +229,12 @@ def search(
     widening = settings.widening
     eager = not widening
     rand = rng.random
-    root = _Node(me, state, rng, True)
+    if root is None:
+        root = _Node(me, state, rng, True)
+    else:
+        assert root.player == me, "a kept root of another player's turn"
+        if not root.full:
+            root.complete(state, rand)
     if ordered:
         root.sort_untried(state, clan_weights[me])  # type: ignore[index]
     order_after = settings.order_after
@@ -300,7 +309,7 @@ def search(
         visits[decode(code, root.orders)] = cn
         if cn > best_n or (cn == best_n and cw > best_w):
             best_code, best_n, best_w = code, cn, cw
-    return Result(decode(best_code, root.orders), done, visits)
+    return Result(decode(best_code, root.orders), done, visits, root)
 
 
 def _rewards(

@@ -23,9 +23,10 @@ widening 1.0 with the heuristic order beat plain UCT 71.5 %; widening 0.5 beat 1
 
 from __future__ import annotations
 
-import random
+import logging
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 
 from ..rules.board import Board
@@ -35,17 +36,13 @@ from ..rules.moves import Move
 from ..rules.observation import Observation
 from .base import Assignment, Budget, Cancelled, assignments, rebuild
 from .belief import Belief, BeliefTracker
-from .ismcts import (
-    Result,
-    Settings,
-    actions_with_orders,
-    decode,
-    search,
-    uniform_sampler,
-    weighted_sampler,
-)
+from .ismcts import Result, Settings, actions_with_orders, decode
+from .parallel import Job, PoolBroken, SearchPool, run_job
+from .tree import Tree
 
 __all__ = ["LEVEL_SETTINGS", "LevelSettings", "SearchBot"]
+
+log = logging.getLogger(__name__)
 
 #: Part of a seconds budget kept back for what follows the search's deadline (its last
 #: iteration, freeing the tree, choosing the move): the whole move, belief update
@@ -61,12 +58,15 @@ class LevelSettings:
     budget: Budget
     search: Settings
     belief_sampling: bool
+    #: Start each search from the last one's tree where the game went (:mod:`.tree`).
+    reuse: bool = False
 
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
     "normal": LevelSettings(Budget(seconds=0.2), Settings(), belief_sampling=False),
     "hard": LevelSettings(
-        Budget(seconds=1.0), Settings(widening=0.5, ordered=True), belief_sampling=True
+        Budget(seconds=1.0), Settings(widening=0.5, ordered=True), belief_sampling=True,
+        reuse=True,
     ),
 }
 
@@ -92,6 +92,7 @@ class SearchBot:
         seed: int | None = None,
         budget: Budget | None = None,
         settings: LevelSettings | None = None,
+        pool: SearchPool | None = None,
     ) -> None:
         if settings is None:
             if level not in LEVEL_SETTINGS:
@@ -104,8 +105,13 @@ class SearchBot:
         self.settings = settings
         self.budget = budget if budget is not None else settings.budget
         self.last: SearchStats | None = None
+        #: Worker processes to search on (:mod:`.parallel`); None: this process, one core.
+        self.pool = pool
         self._tracker = BeliefTracker(board, chart)
         self._lock = threading.Lock()  # the UI may ask for a guess while a search runs
+        self._searching = threading.Lock()
+        self._owner = uuid.uuid4().hex  # names this bot's trees in the pool's workers
+        self._trees: dict[str, Tree] = {}  # its tree when it searches here
 
     # ------------------------------------------------------------------ belief
 
@@ -136,7 +142,9 @@ class SearchBot:
 
         With a seconds budget the whole call (rebuilding the game, updating the belief,
         searching) ends within it, but for the last iteration and a little
-        (:data:`SAFETY`). A move with no alternative is made without searching.
+        (:data:`SAFETY`). A move with no alternative is made without searching. With a
+        pool (``workers`` > 1) every worker searches until the deadline, or its share of
+        an iteration budget (:mod:`.parallel`).
         """
         start = time.monotonic()
         if cancel is not None and cancel.is_set():
@@ -149,37 +157,54 @@ class SearchBot:
             raise ValueError(
                 f"it is player {obs.current_player}'s turn, not this bot's ({obs.viewer})"
             )
-        state = rebuild(obs, self.board, self.chart)
-        rng = random.Random(f"{self.seed}:{obs.viewer}:{obs.ply}") if self.seed is not None \
-            else random.Random()
+        with self._searching:  # a cancelled search of this bot ends within an iteration
+            return self._choose(obs, start, cancel)
+
+    def _choose(self, obs: Observation, start: float,
+                cancel: threading.Event | None) -> Move:
+        assert obs.viewer is not None and obs.own_clan is not None
+        clans = assignments(len(obs.players), obs.viewer, obs.own_clan)[0]
+        state = rebuild(obs, self.board, self.chart, clans)
         codes, orders = actions_with_orders(state)
         if len(codes) == 1:  # nothing to think about
             self.last = SearchStats(0, time.monotonic() - start, None)
             return decode(codes[0], orders)
         hyps, probs = self.determinisations(obs)
-        if self.settings.belief_sampling:
-            sample = weighted_sampler([_indices(h) for h in hyps], probs)
-        else:
-            sample = uniform_sampler([_indices(h) for h in hyps])
         # Each player's clan probabilities (the viewer's own clan is certain).
         weights = [[0.0] * len(CLANS) for _ in obs.players]
         for h, q in zip(hyps, probs, strict=True):
             for player, clan in enumerate(h):
                 weights[player][CLAN_INDEX[clan]] += q
+        job = Job(
+            owner=self._owner,
+            game=(obs.viewer, obs.own_clan, obs.players, obs.initial_huts),
+            players=obs.players,
+            clans=clans,
+            initial_huts=obs.initial_huts,
+            moves=obs.moves,
+            hypotheses=tuple(_indices(h) for h in hyps),
+            probs=tuple(probs),
+            weighted=self.settings.belief_sampling,
+            settings=self.settings.search,
+            clan_weights=tuple(tuple(w) for w in weights),
+            seed=f"{self.seed}:{obs.viewer}:{obs.ply}" if self.seed is not None else None,
+            reuse=self.settings.reuse,
+        )
         budget = self.budget
         deadline = None
         if budget.iterations is None:
             deadline = start + budget.seconds * (1.0 - SAFETY)
-        result = search(
-            state,
-            sample,
-            rng,
-            self.settings.search,
-            iterations=budget.iterations,
-            deadline=deadline,
-            cancel=cancel,
-            clan_weights=weights,
-        )
+        result = None
+        pool = self.pool
+        if pool is not None and pool.usable and pool.ready():
+            try:
+                result = pool.search(job, iterations=budget.iterations, deadline=deadline,
+                                     cancel=cancel)
+            except PoolBroken as exc:  # searched here instead, on one core
+                log.warning("searching on one core: %s", exc)
+        if result is None:
+            result = run_job(job, self.board, self.chart, self._trees,
+                             iterations=budget.iterations, deadline=deadline, cancel=cancel)
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return result.move
 

@@ -443,13 +443,17 @@ class Computers:
         self._stop_guesses()
 
     def shutdown(self, timeout: float = JOIN_S) -> None:
-        """Cancel everything and wait (``timeout`` s each) for the threads to end."""
+        """Cancel everything and wait (``timeout`` s each) for the threads to end; then
+        the bots' worker processes are stopped (a factory with a ``close``)."""
         self.active = False
         self.reset()
         for w in self._stopping:
             if not w.join(timeout):
                 log.warning("a computer player's thread (%s) did not stop", w.thread.name)
         self._reap()
+        close = getattr(self.factory, "close", None)
+        if callable(close):
+            close()
 
     @property
     def threads(self) -> list[threading.Thread]:

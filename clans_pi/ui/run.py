@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 import random
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import pygame
 
-from ..bots import Bot, Budget, make_bot
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..i18n import N_, _, ngettext
@@ -24,6 +23,7 @@ from ..rules.errors import ClansError
 from ..session import Session
 from ..state_lock import StateLock
 from ..table.guide import GUIDE_FILE, GuideMemory
+from ..table.players import ComputerPlayers
 from ..watchdog import Notifier
 from . import languages
 from .app import App, monotonic_ms
@@ -96,7 +96,8 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
     try:
         app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
                   store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
-                  bots=computer_players(board, chart, settings.think_seconds, seed),
+                  bots=ComputerPlayers(board, chart, settings.think_seconds, seed=seed,
+                                       workers=settings.workers),
                   hints=settings.hints, look=clan_look(settings), language_file=language_file,
                   guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None),
                   kiosk=kiosk, wifi=settings.hotspot)
@@ -162,21 +163,6 @@ def settings_notices(problems: Sequence[str]) -> list[str]:
 def clan_look(config: Config) -> ClanLook:
     """The clans' look the settings ask for (display.fifth_clan, display.clan_marks)."""
     return ClanLook(fifth=config.fifth_clan, marks=config.clan_marks)
-
-
-def computer_players(board: Board, chart: EpochChart, think_seconds: float,
-                     seed: int | None) -> Callable[[int, str], Bot]:
-    """Makes the computer player for a seat: Hard thinks ``think_seconds`` a move, Normal a
-    fifth of that, Easy does not search. Each seat has its own fixed seed, so the same
-    position gets the same move again (after an undo, say)."""
-    base = random.SystemRandom().randrange(2**31) if seed is None else seed
-
-    def make(seat: int, level: str) -> Bot:
-        seconds = think_seconds if level == "hard" else think_seconds / 5
-        return make_bot(level, board, chart, seed=base + 7919 * seat,
-                        budget=Budget(seconds=seconds))
-
-    return make
 
 
 #: Said when dimming is asked for but there is no backlight to dim.
