@@ -9,7 +9,16 @@ median of ``--rounds`` timed rounds, since a shared machine is noisy.
 ``--compare`` also times the move-by-move paths and the straightforward dict-of-Counters
 reference implementation in tests/reference_engine.py, for the speed-up ratio.
 
+``--search`` also times the computer players' search: Hard's and Normal's iterations per
+second on one worker (the game's own process) and Hard's with 2 worker processes
+(``SearchPool``, root parallel), each deciding the moves of positions spread over a seeded
+3-player game with a ``--search-seconds`` budget, as at the table; the median of
+``--rounds`` rounds, the worker counts taking turns within a round. It prints
+``search_parallel_speedup`` (2 workers' iterations per second over 1 worker's) and each
+worker process's memory (``search_worker_rss_mb``, resident, after searching).
+
 Usage: .venv/bin/python scripts/bench.py [--seconds 1.0] [--rounds 5] [--compare]
+       [--search [--search-seconds 0.5]]
 """
 
 from __future__ import annotations
@@ -55,12 +64,81 @@ def timed(one_game: Callable[[], int], seconds: float, rounds: int) -> tuple[flo
     return statistics.median(games_rates), statistics.median(move_rates)
 
 
+#: Plies of the benchmark's game whose positions the search decides.
+SEARCH_PLIES = (0, 12, 24, 36, 48)
+
+
+def search_positions(seed: int) -> list:
+    """One player's view at each of SEARCH_PLIES of a seeded random 3-player game."""
+    board, chart = load_default_board(), load_default_chart()
+    rng = random.Random(seed)
+    state = deal(board, PLAYERS, rng, chart)
+    mover = RandomMover(rng=rng)
+    out = []
+    for ply in SEARCH_PLIES:
+        while state.ply < ply and not state.is_over:
+            state.play(mover.choose(state))
+        if state.is_over:
+            break
+        out.append(state.observation(state.current_player))
+    return out
+
+
+def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
+    """The search's iterations per second on 1 and 2 workers (see the module docstring)."""
+    from clans_pi.bots import Budget, make_bot
+    from clans_pi.bots.parallel import SearchPool
+
+    board, chart = load_default_board(), load_default_chart()
+    positions = search_positions(seed)
+    rates: dict[str, list[float]] = {"hard_1": [], "hard_2": [], "normal_1": []}
+    with SearchPool(2, board, chart) as pool:
+        if not pool.ready(120):
+            raise SystemExit("bench.py: the search workers did not start")
+        for r in range(rounds):
+            for name in rates:
+                level, workers = name.split("_")
+                iterations, elapsed = 0, 0.0
+                for k, obs in enumerate(positions):
+                    bot = make_bot(level, board, chart, seed=seed + 1000 * r + k,
+                                   budget=Budget(seconds=seconds),
+                                   pool=pool if workers == "2" else None)
+                    start = time.perf_counter()
+                    bot.choose(obs)
+                    elapsed += time.perf_counter() - start
+                    iterations += bot.last.iterations  # type: ignore[attr-defined]
+                rates[name].append(iterations / elapsed)
+        rss = [_rss_mb(pid) for pid in pool.pids]
+    one, two = statistics.median(rates["hard_1"]), statistics.median(rates["hard_2"])
+    return {
+        "search_iterations_per_s_1": round(one),
+        "search_iterations_per_s_2": round(two),
+        "search_parallel_speedup": round(two / one, 2),
+        "search_normal_iterations_per_s_1": round(statistics.median(rates["normal_1"])),
+        "search_worker_rss_mb": max(rss),
+        "search_path": f"Hard (and Normal) choosing the moves at plies {list(SEARCH_PLIES)} "
+                       f"of a seeded 3-player game, {seconds:g} s a move",
+    }
+
+
+def _rss_mb(pid: int) -> float:
+    """A process's resident memory in MB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round")
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds (median taken)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="also time slower paths")
+    parser.add_argument("--search", action="store_true",
+                        help="also time the search on 1 and 2 worker processes")
+    parser.add_argument("--search-seconds", type=float, default=0.5,
+                        help="the search's budget a move")
     args = parser.parse_args()
 
     board, chart = load_default_board(), load_default_chart()
@@ -127,6 +205,8 @@ def main() -> None:
         out["speedup_vs_reference"] = round(
             games_per_s / float(out["reference_dict_of_counters_games_per_s"]), 1
         )
+    if args.search:
+        out.update(search_rates(args.search_seconds, args.rounds, args.seed))
     print(json.dumps(out))
 
 

@@ -30,6 +30,19 @@ Usage::
 ``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
 easy, normal, hard, and random (a uniformly random legal move and village order).
+
+**Budgets named after machines.** ``--budget pi`` gives every searching level the
+iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
+0.2 s): the iterations per second one worker searches here (:data:`HERE`, measured with
+``scripts/bench.py --search``) divided by :data:`PI_FACTOR`. ``--budget desktop`` gives
+what one core here searches. Both are iteration counts, so a tournament plays the same
+games on any machine. ``--workers N`` searches with N worker processes per computer (root
+parallel, as ``[computer] workers`` at the table); with a named budget each worker gets the
+per-core budget, as each core of the Pi searches for the same time.
+
+A level may carry its own budget and workers, ``LEVEL[@BUDGET][/WORKERS]``, so that one
+level can meet itself: ``--levels hard@pi/3,hard@desktop`` is Hard on a Pi 4 with 3
+workers against Hard on one core here (BUDGET: pi, desktop, N iterations or Xs).
 """
 
 from __future__ import annotations
@@ -42,6 +55,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -50,6 +64,7 @@ sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
 from clans_pi.bots.base import Budget, rebuild  # noqa: E402
+from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
@@ -59,6 +74,20 @@ from clans_pi.rules.observation import Observation  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
 
 ALL_LEVELS = ("random", *LEVELS)
+
+#: How many times slower one core of a Raspberry Pi 4 runs this project's Python than one
+#: core of this machine (README, "Computer players": the n-body benchmark took 158 s on a
+#: Pi 4 at 1.5 GHz and 37 s here, 4.3 times; a Pi 4 at 1.8 GHz, as sold since 2020, is
+#: about 3.6 times slower. 4 is the figure the issue and the measurements use.)
+PI_FACTOR = 4.0
+#: Iterations per second one core searches here over whole games, per level: the iter/s
+#: column of this script at the default (seconds) budgets, 2026-11-24, Hard against Normal
+#: (docs/BENCHMARKS.md): about 10,000 for Hard, 11,000 for Normal (shorter searches, less
+#: ordering). Hence Pi budgets of 2,500 and 550 iterations a move per core.
+HERE = {"hard": 10_000, "normal": 11_000}
+#: Each searching level's time a move at the table (bots.search_bot.LEVEL_SETTINGS).
+THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
+NAMED_BUDGETS = ("pi", "desktop")
 
 
 class RandomBot:
@@ -97,15 +126,84 @@ class SeatResult:
     searched: float = 0.0  # seconds of the moves that searched (not the single choices)
 
 
-def seat_levels(levels: list[str], players: int, rotation: int) -> list[str]:
+def seat_levels(levels: list, players: int, rotation: int) -> list:
     """The level at each turn position for one rotation of the seating."""
     pattern = [levels[i % len(levels)] for i in range(players)]
     return [pattern[(i + rotation) % players] for i in range(players)]
 
 
-def play_game(task: tuple[int, int, list[str], int, dict[str, Budget]]) -> list[SeatResult]:
+@dataclass(frozen=True)
+class Spec:
+    """One level as the tournament plays it: ``label`` (as given, e.g. ``hard@pi/3``), the
+    bot's level, its budget (None: the level's default) and its search workers."""
+
+    label: str
+    level: str
+    budget: Budget | None
+    workers: int
+
+
+def named_budget(name: str, level: str, workers: int) -> Budget:
+    """``pi`` or ``desktop``: the iterations ``workers`` cores of that machine search in
+    ``level``'s time a move (each worker its share)."""
+    per_core = HERE[level] * THINK_SECONDS[level]
+    if name == "pi":
+        per_core /= PI_FACTOR
+    return Budget(iterations=max(1, round(per_core)) * workers)
+
+
+def parse_budget(value: str, where: str) -> Budget | str:
+    """N iterations, Xs seconds, or a named budget (returned as its name)."""
+    if value in NAMED_BUDGETS:
+        return value
+    try:
+        if value.endswith("s"):
+            return Budget(seconds=float(value[:-1]))
+        return Budget(iterations=int(value))
+    except ValueError:
+        raise SystemExit(f"tournament.py: {where}: {value!r} is not N, Xs, pi or desktop") \
+            from None
+
+
+def parse_spec(text: str, budgets: dict[str, Budget | str], workers: int) -> Spec:
+    """``LEVEL[@BUDGET][/WORKERS]``; what it leaves out comes from --budget and --workers."""
+    rest, _, count = text.partition("/")
+    level, _, budget_text = rest.partition("@")
+    if level not in ALL_LEVELS:
+        raise SystemExit(f"tournament.py: unknown level {level!r} in {text!r}: one of "
+                         f"{', '.join(ALL_LEVELS)}")
+    if count:
+        if not count.isdigit() or not 1 <= int(count) <= 64:
+            raise SystemExit(f"tournament.py: {text!r}: workers must be 1 to 64, not "
+                             f"{count!r}")
+        workers = int(count)
+    searching = level in THINK_SECONDS
+    if not searching:
+        workers = 1
+    budget = parse_budget(budget_text, text) if budget_text else \
+        budgets.get(level, budgets.get("*"))
+    if isinstance(budget, str):
+        budget = named_budget(budget, level, workers) if searching else None
+    return Spec(text, level, budget, workers)
+
+
+#: This process's search pools, by worker count (a tournament's game processes keep theirs).
+_POOLS: dict[int, SearchPool] = {}
+
+
+def _pool(workers: int, board: Board, chart: EpochChart) -> SearchPool | None:
+    if workers < 2:
+        return None
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = _POOLS[workers] = SearchPool(workers, board, chart)
+        pool.ready(120)
+    return pool
+
+
+def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
     """Play game ``index`` of a tournament; return each seat's result."""
-    index, players, levels, seed, budgets = task
+    index, players, levels, seed = task
     board, chart = load_default_board(), load_default_chart()
     deal_no, rotation = divmod(index, players)
     names = tuple(f"p{i}" for i in range(players))
@@ -115,13 +213,14 @@ def play_game(task: tuple[int, int, list[str], int, dict[str, Budget]]) -> list[
                  random_first=False)
     at = seat_levels(levels, players, rotation)
     bots = []
-    for i, level in enumerate(at):
+    for i, spec in enumerate(at):
         bot_seed = hash((seed, players, index, i)) & 0xFFFFFFFF
-        if level == "random":
+        if spec.level == "random":
             bots.append(RandomBot(board, chart, bot_seed))
         else:
-            bots.append(make_bot(level, board, chart, seed=bot_seed, budget=budgets.get(level)))
-    results = [SeatResult(level, 0.0, 0.0, 0.0, players - 1) for level in at]
+            bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
+                                 pool=_pool(spec.workers, board, chart)))
+    results = [SeatResult(spec.label, 0.0, 0.0, 0.0, players - 1) for spec in at]
     while not state.is_over:
         p = state.current_player
         obs = state.observation(p)
@@ -171,55 +270,58 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def parse_budgets(items: list[str]) -> dict[str, Budget]:
-    out = {}
+def parse_budgets(items: list[str]) -> dict[str, Budget | str]:
+    """``LEVEL=N``, ``LEVEL=Xs``, ``LEVEL=pi`` ... per level; a bare ``pi`` or ``desktop``
+    for every level (key ``*``)."""
+    out: dict[str, Budget | str] = {}
     for item in items:
+        if item in NAMED_BUDGETS:
+            out["*"] = item
+            continue
         level, _, value = item.partition("=")
         if level not in ALL_LEVELS or not value:
-            raise SystemExit(f"tournament.py: --budget {item!r}: expected LEVEL=N or LEVEL=Xs")
-        try:
-            if value.endswith("s"):
-                out[level] = Budget(seconds=float(value[:-1]))
-            else:
-                out[level] = Budget(iterations=int(value))
-        except ValueError:
-            raise SystemExit(
-                f"tournament.py: --budget {item!r}: {value!r} is not a number"
-            ) from None
+            raise SystemExit(f"tournament.py: --budget {item!r}: expected LEVEL=N, LEVEL=Xs, "
+                             "LEVEL=pi, pi or desktop")
+        out[level] = parse_budget(value, f"--budget {item!r}")
     return out
 
 
-def describe(budget: Budget | None) -> str:
+def describe(spec: Spec) -> str:
+    budget = spec.budget
+    if spec.level == "random":
+        return "no search"
     if budget is None:
-        return "default"
-    if budget.iterations is not None:
-        return f"{budget.iterations} iterations"
-    return f"{budget.seconds:g} s"
+        text = "default"
+    elif budget.iterations is not None:
+        text = f"{budget.iterations} iterations"
+    else:
+        text = f"{budget.seconds:g} s"
+    return text + (f" on {spec.workers} workers" if spec.workers > 1 else "")
 
 
-def report(players: int, levels: list[str], results: list[list[SeatResult]]) -> None:
+def report(players: int, levels: list[Spec], results: list[list[SeatResult]]) -> None:
     games = len(results)
     print(f"\n== {players} players, {games} games, levels per turn position: "
-          f"{','.join(seat_levels(levels, players, 0))} (rotated) ==")
+          f"{','.join(s.label for s in seat_levels(levels, players, 0))} (rotated) ==")
     by_level: dict[str, list[SeatResult]] = defaultdict(list)
     for game in results:
         for seat in game:
             by_level[seat.level].append(seat)
     chance = 1.0 / players
-    print(f"{'level':8} {'seats':>5} {'win rate':>9} {'95% CI':>15}   (chance {chance:.3f})")
+    print(f"{'level':16} {'seats':>5} {'win rate':>9} {'95% CI':>15}   (chance {chance:.3f})")
     for level, seats in by_level.items():
         wins = sum(s.share for s in seats)
         lo, hi = wilson(wins, len(seats))
-        print(f"{level:8} {len(seats):5d} {wins / len(seats):9.3f}   [{lo:.3f}, {hi:.3f}]")
-    print(f"\n{'level':8} {'guesses':>7} {'top right':>9} {'95% CI':>15} {'p(true)':>8}"
+        print(f"{level:16} {len(seats):5d} {wins / len(seats):9.3f}   [{lo:.3f}, {hi:.3f}]")
+    print(f"\n{'level':16} {'guesses':>7} {'top right':>9} {'95% CI':>15} {'p(true)':>8}"
           "   (chance 0.250 for both)")
     for level, seats in by_level.items():
         n = sum(s.others for s in seats)
         right = sum(s.correct for s in seats)
         lo, hi = wilson(right, n)
         prob = sum(s.true_prob for s in seats) / n
-        print(f"{level:8} {n:7d} {right / n:9.3f}   [{lo:.3f}, {hi:.3f}] {prob:8.3f}")
-    print(f"\n{'level':8} {'moves':>6} {'median s':>9} {'p99 s':>7} {'max s':>7} "
+        print(f"{level:16} {n:7d} {right / n:9.3f}   [{lo:.3f}, {hi:.3f}] {prob:8.3f}")
+    print(f"\n{'level':16} {'moves':>6} {'median s':>9} {'p99 s':>7} {'max s':>7} "
           f"{'iter/move':>10} {'iter/s':>7}")
     for level, seats in by_level.items():
         times = [t for s in seats for t in s.times]
@@ -227,7 +329,7 @@ def report(players: int, levels: list[str], results: list[list[SeatResult]]) -> 
         searched = sum(s.searched for s in seats)
         it = (f"{statistics.median(iters):10.0f} {sum(iters) / searched:7.0f}" if iters
               else f"{'-':>10} {'-':>7}")
-        print(f"{level:8} {len(times):6d} {statistics.median(times):9.3f} "
+        print(f"{level:16} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
 
 
@@ -238,25 +340,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="hard,normal",
                         help=f"comma-separated, cycled over the seats; of {', '.join(ALL_LEVELS)}")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--budget", nargs="*", default=[], metavar="LEVEL=N|LEVEL=Xs")
+    parser.add_argument("--budget", nargs="*", default=[],
+                        metavar="pi|desktop|LEVEL=N|LEVEL=Xs|LEVEL=pi")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="search worker processes per computer (root parallel)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     args = parser.parse_args(argv)
-    levels = args.levels.split(",")
-    for level in levels:
-        if level not in ALL_LEVELS:
-            parser.error(f"unknown level {level!r}: one of {', '.join(ALL_LEVELS)}")
+    if not 1 <= args.workers <= 64:
+        parser.error(f"--workers {args.workers}: 1 to 64")
     budgets = parse_budgets(args.budget)
+    levels = [parse_spec(text, budgets, args.workers) for text in args.levels.split(",")]
     print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
     print("budgets:", ", ".join(
-        f"{level} {describe(budgets.get(level))}" for level in dict.fromkeys(levels)))
+        f"{spec.label} {describe(spec)}" for spec in dict.fromkeys(levels)))
     for players in args.players:
         # Whole rotations of each deal, so that every level sits everywhere equally often.
         games = math.ceil(args.games / players) * players
-        tasks = [(g, players, levels, args.seed, budgets) for g in range(games)]
+        tasks = [(g, players, levels, args.seed) for g in range(games)]
         start = time.monotonic()
-        if args.jobs > 1:
-            with multiprocessing.Pool(args.jobs) as pool:
-                results = pool.map(play_game, tasks, chunksize=1)
+        if args.jobs > 1:  # not multiprocessing.Pool: its daemonic workers cannot start
+            # search workers of their own
+            with ProcessPoolExecutor(args.jobs,
+                                     mp_context=multiprocessing.get_context("spawn")) as pool:
+                results = list(pool.map(play_game, tasks, chunksize=1))
         else:
             results = [play_game(t) for t in tasks]
         report(players, levels, results)
