@@ -346,3 +346,29 @@ def _fields(job: Job) -> list:
     import dataclasses
 
     return [getattr(job, f.name) for f in dataclasses.fields(job)]
+
+
+def test_each_worker_keeps_hards_tree_for_the_next_move(pool):
+    """Worker 0 searches exactly as the bot does on its own process with worker 0's share
+    (same seed), so that twin shows which reply worker 0's tree has explored; after it, the
+    merged root holds more visits than the new iterations: worker 0 went on from its tree."""
+    state = midgame(31, 2, 10)
+    me = state.current_player
+    obs = state.observation(me)
+    bot = make_bot("hard", BOARD, CHART, seed=4, budget=Budget(iterations=3000), pool=pool)
+    twin = make_bot("hard", BOARD, CHART, seed=4, budget=Budget(iterations=1500))
+    move = bot.choose(obs)
+    assert twin.choose(obs) is not None
+    tree = twin._trees[twin._owner].root
+    i = next(k for k, code in enumerate(tree.actions[: len(tree.n)])
+             if Move(code >> 6 & 63, code & 63, tree.orders.get(code)) == move)
+    node = tree.children[i]
+    assert node is not None, "worker 0 never went past the move the bot chose"
+    j = max(range(len(node.n)), key=node.n.__getitem__)
+    code = node.actions[j]
+    state.play(move)
+    state.play(Move(code >> 6 & 63, code & 63, node.orders.get(code)))
+    bot.budget = Budget(iterations=400)
+    bot.choose(state.observation(me))
+    assert bot.last.iterations == 400
+    assert sum(bot.last.result.visits.values()) > 400
