@@ -201,6 +201,8 @@ class SearchBot:
                 result = pool.search(job, iterations=budget.iterations, deadline=deadline,
                                      cancel=cancel)
             except PoolBroken as exc:  # searched here instead, on one core
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled() from None  # e.g. systemctl stop: the workers went first
                 log.warning("searching on one core: %s", exc)
         if result is None:
             result = run_job(job, self.board, self.chart, self._trees,
