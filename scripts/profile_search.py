@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Profile the search's iteration: iterations per second and where an iteration's time goes.
+
+For each level (Hard, Normal) and position (start, middle and late game; 2, 3 and 4
+players) a seeded bot (:func:`clans_pi.bots.make_bot`, ``Budget(iterations=N)``) chooses a
+move. The search call it makes is caught on its way to :func:`.ismcts.search`:
+
+* **iterations/s** times that real, uninstrumented call (``perf_counter``), median of
+  ``--repeat`` runs;
+* **parts** rerun the same search (same arguments, same random numbers) in
+  :func:`instrumented_search`, a copy of the search's loop with a ``perf_counter`` read
+  between the parts: tree walk (selection and expansion: node creation, drawing and
+  sorting children, the pushes down the tree), determinisation (``sample``), state copy,
+  playout, rewards, backup; "other" is the loop's own bookkeeping and the timer reads (about
+  8 reads of ~50 ns an iteration, a few % of it). The copy must choose what the real search
+  chooses (checked on every run: a copy that drifted from the loop fails loudly);
+* **floor**: a bare ``state.copy(stack=False); state.playout(rand)`` from the same position
+  (the engine's own playout path; an iteration's playouts start deeper, so cost less).
+
+``--cprofile`` also prints cProfile's top functions for one Hard search, to cross-check the
+shares (cProfile adds a cost to every call, so it inflates the parts made of many small
+calls, the tree walk most).
+
+Prints a readable table on stderr and one JSON object on stdout.
+
+Usage: .venv/bin/python scripts/profile_search.py [--iterations 3000] [--repeat 3]
+       [--levels hard,normal] [--players 2,3,4] [--stages start,middle,late] [--no-parts]
+       [--cprofile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import math
+import platform
+import pstats
+import random
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))  # appended: PYTHONPATH may point at another checkout to compare
+
+from clans_pi.bots import Budget, ismcts, make_bot, search_bot  # noqa: E402
+from clans_pi.bots.base import Cancelled  # noqa: E402
+from clans_pi.bots.ismcts import _MASK, Result, Settings, _Node, _rewards, decode  # noqa: E402
+from clans_pi.rules.board import load_default_board  # noqa: E402
+from clans_pi.rules.moves import Move  # noqa: E402
+from clans_pi.rules.setup import deal  # noqa: E402
+from clans_pi.rules.state import GameState  # noqa: E402
+
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+STAGES = {"start": 0, "middle": 15, "late": 30}  # plies played by the random mover
+PARTS = ("walk", "sample", "copy", "playout", "rewards", "backup", "other")
+
+
+def position(num_players: int, plies: int, seed: int) -> GameState:
+    """A seeded deal played on by uniformly random moves for ``plies`` moves."""
+    from clans_pi.rules.epochs import load_default_chart
+
+    rng = random.Random(seed)
+    state = deal(load_default_board(), NAMES[:num_players], rng, load_default_chart())
+    while state.ply < plies and not state.is_over:
+        state.push_action(state.random_legal_action(rng.random), undo=False)
+    return state
+
+
+def catch_search(level: str, state: GameState, iterations: int, seed: int) -> tuple:
+    """The arguments the ``level`` bot passes to the search for ``state``'s player."""
+    bot = make_bot(level, state.board, state.chart, seed=seed, budget=Budget(iterations=iterations))
+    caught: list[tuple] = []
+
+    def fake(*args: Any, **kwargs: Any) -> Result:
+        caught.append((args, kwargs, args[2].getstate()))
+        raise Cancelled()
+
+    real = search_bot.search
+    search_bot.search = fake  # type: ignore[assignment]
+    try:
+        bot.choose(state.observation(state.current_player))
+    except Cancelled:
+        pass
+    finally:
+        search_bot.search = real
+    assert caught, "the bot did not search (a single legal move?)"
+    return caught[0]
+
+
+def run(fn: Callable[..., Result], call: tuple) -> tuple[Result, float]:
+    """Run ``fn`` with a caught search call (its random numbers from the start)."""
+    args, kwargs, rng_state = call
+    rng = random.Random()
+    rng.setstate(rng_state)
+    args = (args[0], args[1], rng, *args[3:])
+    start = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return result, time.perf_counter() - start
+
+
+def instrumented_search(
+    state: GameState,
+    sample: Callable[[random.Random], tuple[int, ...]],
+    rng: random.Random,
+    settings: Settings,
+    *,
+    iterations: int | None = None,
+    deadline: float | None = None,
+    cancel: threading.Event | None = None,
+    clan_weights: Sequence[Sequence[float]] | None = None,
+    times: dict[str, float],
+) -> Result:
+    """:func:`.ismcts.search`'s loop with a timer between its parts, added into ``times``.
+    Keep in step with the search (the script checks that both choose alike)."""
+    assert iterations is not None
+    now = time.perf_counter
+    t_start = now()
+    ordered = settings.ordered
+    me = state.current_player
+    nplayers = state.num_players
+    widening = settings.widening
+    eager = not widening
+    rand = rng.random
+    root = _Node(me, state, rng, True)
+    if ordered:
+        root.sort_untried(state, clan_weights[me])  # type: ignore[index]
+    order_after = settings.order_after
+    c = settings.exploration
+    mw = settings.margin_weight
+    ms = settings.margin_scale
+    log = math.log
+    sqrt = math.sqrt
+    done = 0
+    path: list[tuple[_Node, int]] = []
+    walk = samp = cop = play = rew = back = 0.0
+    t_loop = now()
+    while done < iterations:
+        t0 = now()
+        clans = sample(rng)
+        t1 = now()
+        st = state.copy(stack=False)
+        t2 = now()
+        node = root
+        path.clear()
+        while True:
+            n = node.n
+            tried = len(n)
+            total = node.total
+            fresh = False
+            if not widening or tried < widening * sqrt(total + 1):
+                if ordered and not node.sorted and total >= order_after:
+                    if not node.full:
+                        node.complete(st, rand)
+                    node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
+                fresh = tried < len(node.actions) if node.full else node.draw(st, rand)
+            if fresh:
+                i = tried
+                n.append(0)
+                node.w.append(0.0)
+                node.children.append(None)
+            else:
+                k = c * sqrt(log(total))
+                best = -1.0
+                i = 0
+                for j, (cn, cw) in enumerate(zip(n, node.w, strict=True)):
+                    v = (cw + k * sqrt(cn)) / cn
+                    if v > best:
+                        best = v
+                        i = j
+            code = node.actions[i]
+            st.push_action(code & _MASK, node.orders.get(code), undo=False)
+            path.append((node, i))
+            if fresh or st.is_over:
+                break
+            child = node.children[i]
+            if child is None:
+                child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, eager)
+            node = child
+        t3 = now()
+        st.playout(rand)
+        t4 = now()
+        rewards = _rewards(st, clans, mw, ms)
+        t5 = now()
+        for node, i in path:
+            node.total += 1
+            node.n[i] += 1
+            node.w[i] += rewards[node.player]
+        done += 1
+        t6 = now()
+        samp += t1 - t0
+        cop += t2 - t1
+        walk += t3 - t2
+        play += t4 - t3
+        rew += t5 - t4
+        back += t6 - t5
+    t_end = now()
+    visits: dict[Move, int] = {}
+    best_code, best_n, best_w = root.actions[0], -1, 0.0
+    for code, cn, cw in zip(root.actions, root.n, root.w, strict=False):
+        visits[decode(code, root.orders)] = cn
+        if cn > best_n or (cn == best_n and cw > best_w):
+            best_code, best_n, best_w = code, cn, cw
+    parts = {"walk": walk, "sample": samp, "copy": cop, "playout": play, "rewards": rew,
+             "backup": back}  # fmt: skip
+    parts["walk"] += t_loop - t_start  # the root's node and its sorting
+    parts["other"] = (t_end - t_start) - sum(parts.values())
+    for name, value in parts.items():
+        times[name] = times.get(name, 0.0) + value
+    return Result(decode(best_code, root.orders), done, visits)
+
+
+def floor_us(state: GameState, seconds: float = 0.2) -> float:
+    """Microseconds of a bare ``copy(stack=False)`` + ``playout`` from ``state``."""
+    rand = random.Random(0).random
+    n = 0
+    start = time.perf_counter()
+    while True:
+        st = state.copy(stack=False)
+        st.playout(rand)
+        n += 1
+        if n % 32 == 0 and time.perf_counter() - start >= seconds:
+            break
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def main(argv: Sequence[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=3000, help="iterations a search")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs a search (median)")
+    parser.add_argument("--levels", default="hard,normal")
+    parser.add_argument("--players", default="2,3,4")
+    parser.add_argument("--stages", default="start,middle,late")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-parts", action="store_true", help="time the real search only")
+    parser.add_argument("--cprofile", action="store_true", help="cProfile one Hard search")
+    args = parser.parse_args(argv)
+
+    rows = []
+    for level in args.levels.split(","):
+        for np_ in map(int, args.players.split(",")):
+            for stage in args.stages.split(","):
+                state = position(np_, STAGES[stage], args.seed + np_)
+                call = catch_search(level, state, args.iterations, args.seed)
+                rates, part_runs = [], []
+                for _ in range(args.repeat):
+                    result, secs = run(ismcts.search, call)
+                    rates.append(result.iterations / secs)
+                    if not args.no_parts:
+                        times: dict[str, float] = {}
+                        check, _ = run(
+                            lambda *a, times=times, **k: instrumented_search(*a, **k, times=times),
+                            call,
+                        )
+                        assert (check.move, check.visits) == (result.move, result.visits), (
+                            "instrumented_search drifted from ismcts.search"
+                        )
+                        part_runs.append(times)
+                row: dict[str, Any] = {
+                    "level": level,
+                    "players": np_,
+                    "stage": stage,
+                    "ply": state.ply,
+                    "iterations_per_s": round(statistics.median(rates)),
+                }
+                if part_runs:
+                    med = {p: statistics.median(t[p] for t in part_runs) for p in PARTS}
+                    total = sum(med.values())
+                    row["share_pct"] = {p: round(100 * med[p] / total, 1) for p in PARTS}
+                    row["us_per_iteration"] = {
+                        p: round(1e6 * med[p] / args.iterations, 2) for p in PARTS
+                    }
+                    row["floor_copy_playout_us"] = round(floor_us(state), 1)
+                rows.append(row)
+    out: dict[str, Any] = {
+        "iterations": args.iterations,
+        "repeat": args.repeat,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "rows": rows,
+    }
+    if rows and "share_pct" in rows[0]:
+        out["mean_share_pct"] = {
+            p: round(statistics.fmean(r["share_pct"][p] for r in rows), 1) for p in PARTS
+        }
+    print_table(out)
+    if args.cprofile:
+        state = position(3, STAGES["middle"], args.seed + 3)
+        call = catch_search("hard", state, args.iterations, args.seed)
+        prof = cProfile.Profile()
+        prof.enable()
+        run(ismcts.search, call)
+        prof.disable()
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(15)
+        print(text.getvalue(), file=sys.stderr)
+    print(json.dumps(out))
+    return out
+
+
+def print_table(out: dict) -> None:
+    head = f"{'level':6} {'pl':>2} {'stage':6} {'ply':>3} {'it/s':>7}"
+    has_parts = out["rows"] and "share_pct" in out["rows"][0]
+    if has_parts:
+        head += "".join(f" {p:>8}" for p in PARTS) + f" {'floor_us':>8}"
+    print(head, file=sys.stderr)
+    for r in out["rows"]:
+        line = f"{r['level']:6} {r['players']:>2} {r['stage']:6} {r['ply']:>3} "
+        line += f"{r['iterations_per_s']:>7}"
+        if has_parts:
+            line += "".join(f" {r['share_pct'][p]:>7.1f}%" for p in PARTS)
+            line += f" {r['floor_copy_playout_us']:>8.1f}"
+        print(line, file=sys.stderr)
+    if "mean_share_pct" in out:
+        print(
+            "mean share: " + ", ".join(f"{p} {v} %" for p, v in out["mean_share_pct"].items()),
+            file=sys.stderr,
+        )
+
+
+if __name__ == "__main__":
+    main()
