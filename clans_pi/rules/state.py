@@ -479,17 +479,14 @@ class GameState:
     def copy(self, *, stack: bool = True) -> GameState:
         """Return an independent copy; ``stack=False`` drops the undo stack (search workers)."""
         new = object.__new__(GameState)
-        for name in (
-            "board",
-            "chart",
-            "players",
-            "initial_huts",
-            "_clans",
-            "_nbr_ids",
-            "_prior",
-            "_terrain",
-        ):
-            object.__setattr__(new, name, getattr(self, name))
+        new.board = self.board
+        new.chart = self.chart
+        new.players = self.players
+        new.initial_huts = self.initial_huts
+        new._clans = self._clans
+        new._nbr_ids = self._nbr_ids
+        new._prior = self._prior
+        new._terrain = self._terrain
         new._pack = self._pack[:]
         new._count = self._count[:]
         new._alive = self._alive[:]
