@@ -5,8 +5,9 @@ For each level (Hard, Normal) and position (start, middle and late game; 2, 3 an
 players) a seeded bot (:func:`clans_pi.bots.make_bot`, ``Budget(iterations=N)``) chooses a
 move. The search call it makes is caught on its way to :func:`.ismcts.search`:
 
-* **iterations/s** times that real, uninstrumented call (``perf_counter``), median of
-  ``--repeat`` runs;
+* **iterations/s** times that real, uninstrumented call in CPU time (``process_time``: the
+  search is one thread, and CPU time is less disturbed by other jobs than wall time),
+  median of ``--repeat`` runs;
 * **parts** rerun the same search (same arguments, same random numbers) in
   :func:`instrumented_search`, a copy of the search's loop with a ``perf_counter`` read
   between the parts: tree walk (selection and expansion: node creation, drawing and
@@ -100,9 +101,9 @@ def run(fn: Callable[..., Result], call: tuple) -> tuple[Result, float]:
     rng = random.Random()
     rng.setstate(rng_state)
     args = (args[0], args[1], rng, *args[3:])
-    start = time.perf_counter()
+    start = time.process_time()
     result = fn(*args, **kwargs)
-    return result, time.perf_counter() - start
+    return result, time.process_time() - start
 
 
 def instrumented_search(
