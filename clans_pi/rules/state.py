@@ -253,6 +253,11 @@ class GameState:
         """Points per clan on the score track (public, R22)."""
         return {CLANS[c]: p for c, p in enumerate(self._points)}
 
+    @property
+    def points(self) -> tuple[int, ...]:
+        """:attr:`clan_points` as a tuple in CLANS order (for search: no dict to build)."""
+        return tuple(self._points)
+
     def clan_of(self, player: int) -> str:
         """Return ``player``'s secret clan. Never show this on a shared device before R20."""
         return CLANS[self._clans[player]]
