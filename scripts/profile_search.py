@@ -15,8 +15,9 @@ move. The search call it makes is caught on its way to :func:`.ismcts.search`:
   playout, rewards, backup; "other" is the loop's own bookkeeping and the timer reads (about
   8 reads of ~50 ns an iteration, a few % of it). The copy must choose what the real search
   chooses (checked on every run: a copy that drifted from the loop fails loudly);
-* **floor**: a bare ``state.copy(stack=False); state.playout(rand)`` from the same position
-  (the engine's own playout path; an iteration's playouts start deeper, so cost less).
+* **floor**: a bare ``state.copy(stack=False); state.playout(rand)`` (the engine's own
+  playout path) from the states where the search's playouts began (every 16th iteration's,
+  copied aside untimed), to hold an iteration's copy + playout against.
 
 ``--cprofile`` also prints cProfile's top functions for one Hard search, to cross-check the
 shares (cProfile adds a cost to every call, so it inflates the parts made of many small
@@ -44,6 +45,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -117,8 +119,10 @@ def instrumented_search(
     cancel: threading.Event | None = None,
     clan_weights: Sequence[Sequence[float]] | None = None,
     times: dict[str, float],
+    leaves: list[GameState] | None = None,
 ) -> Result:
-    """:func:`.ismcts.search`'s loop with a timer between its parts, added into ``times``.
+    """:func:`.ismcts.search`'s loop with a timer between its parts, added into ``times``;
+    every 16th iteration's state before its playout copied into ``leaves`` (not timed).
     Keep in step with the search (the script checks that both choose alike)."""
     assert iterations is not None
     now = time.perf_counter
@@ -138,12 +142,15 @@ def instrumented_search(
     ms = settings.margin_scale
     log = math.log
     sqrt = math.sqrt
+    roots = [0.0]
     done = 0
     path: list[tuple[_Node, int]] = []
-    walk = samp = cop = play = rew = back = 0.0
+    walk = samp = cop = play = rew = back = skip = 0.0
     t_loop = now()
     while done < iterations:
         t0 = now()
+        if done >= len(roots):
+            roots += map(sqrt, range(len(roots), 2 * len(roots)))
         clans = sample(rng)
         t1 = now()
         st = state.copy(stack=False)
@@ -169,12 +176,13 @@ def instrumented_search(
             else:
                 k = c * sqrt(log(total))
                 best = -1.0
-                i = 0
-                for j, (cn, cw) in enumerate(zip(n, node.w, strict=True)):
-                    v = (cw + k * sqrt(cn)) / cn
+                i = j = 0
+                for cn, cw in zip(n, node.w, strict=True):
+                    v = (cw + k * roots[cn]) / cn
                     if v > best:
                         best = v
                         i = j
+                    j += 1  # noqa: SIM113
             code = node.actions[i]
             st.push_action(code & _MASK, node.orders.get(code), undo=False)
             path.append((node, i))
@@ -184,7 +192,11 @@ def instrumented_search(
             if child is None:
                 child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, eager)
             node = child
-        t3 = now()
+        t3 = t3_end = now()
+        if leaves is not None and not done % 16:
+            leaves.append(st.copy(stack=False))
+            t3_end = now()
+            skip += t3_end - t3
         st.playout(rand)
         t4 = now()
         rewards = _rewards(st, clans, mw, ms)
@@ -198,7 +210,7 @@ def instrumented_search(
         samp += t1 - t0
         cop += t2 - t1
         walk += t3 - t2
-        play += t4 - t3
+        play += t4 - t3_end
         rew += t5 - t4
         back += t6 - t5
     t_end = now()
@@ -211,24 +223,25 @@ def instrumented_search(
     parts = {"walk": walk, "sample": samp, "copy": cop, "playout": play, "rewards": rew,
              "backup": back}  # fmt: skip
     parts["walk"] += t_loop - t_start  # the root's node and its sorting
-    parts["other"] = (t_end - t_start) - sum(parts.values())
+    parts["other"] = (t_end - t_start - skip) - sum(parts.values())
     for name, value in parts.items():
         times[name] = times.get(name, 0.0) + value
     return Result(decode(best_code, root.orders), done, visits)
 
 
-def floor_us(state: GameState, seconds: float = 0.2) -> float:
-    """Microseconds of a bare ``copy(stack=False)`` + ``playout`` from ``state``."""
+def floor_us(leaves: Sequence[GameState], rounds: int = 5) -> float:
+    """Microseconds of a bare ``copy(stack=False)`` + ``playout`` from each of ``leaves``
+    (where the search's playouts began), median of ``rounds``
+    (timed like the parts, on ``perf_counter``)."""
     rand = random.Random(0).random
-    n = 0
-    start = time.perf_counter()
-    while True:
-        st = state.copy(stack=False)
-        st.playout(rand)
-        n += 1
-        if n % 32 == 0 and time.perf_counter() - start >= seconds:
-            break
-    return (time.perf_counter() - start) / n * 1e6
+    per_round = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for leaf in leaves:
+            st = leaf.copy(stack=False)
+            st.playout(rand)
+        per_round.append((time.perf_counter() - start) / len(leaves) * 1e6)
+    return statistics.median(per_round)
 
 
 def main(argv: Sequence[str] | None = None) -> dict:
@@ -250,13 +263,16 @@ def main(argv: Sequence[str] | None = None) -> dict:
                 state = position(np_, STAGES[stage], args.seed + np_)
                 call = catch_search(level, state, args.iterations, args.seed)
                 rates, part_runs = [], []
+                leaves: list[GameState] = []
                 for _ in range(args.repeat):
                     result, secs = run(ismcts.search, call)
                     rates.append(result.iterations / secs)
                     if not args.no_parts:
                         times: dict[str, float] = {}
                         check, _ = run(
-                            lambda *a, times=times, **k: instrumented_search(*a, **k, times=times),
+                            partial(  # the leaves of the first run only
+                                instrumented_search, times=times, leaves=None if leaves else leaves
+                            ),
                             call,
                         )
                         assert (check.move, check.visits) == (result.move, result.visits), (
@@ -277,7 +293,10 @@ def main(argv: Sequence[str] | None = None) -> dict:
                     row["us_per_iteration"] = {
                         p: round(1e6 * med[p] / args.iterations, 2) for p in PARTS
                     }
-                    row["floor_copy_playout_us"] = round(floor_us(state), 1)
+                    row["copy_playout_us"] = round(
+                        row["us_per_iteration"]["copy"] + row["us_per_iteration"]["playout"], 1
+                    )
+                    row["floor_copy_playout_us"] = round(floor_us(leaves), 1)
                 rows.append(row)
     out: dict[str, Any] = {
         "iterations": args.iterations,
@@ -309,14 +328,14 @@ def print_table(out: dict) -> None:
     head = f"{'level':6} {'pl':>2} {'stage':6} {'ply':>3} {'it/s':>7}"
     has_parts = out["rows"] and "share_pct" in out["rows"][0]
     if has_parts:
-        head += "".join(f" {p:>8}" for p in PARTS) + f" {'floor_us':>8}"
+        head += "".join(f" {p:>8}" for p in PARTS) + f" {'cp+po_us':>8} {'floor_us':>8}"
     print(head, file=sys.stderr)
     for r in out["rows"]:
         line = f"{r['level']:6} {r['players']:>2} {r['stage']:6} {r['ply']:>3} "
         line += f"{r['iterations_per_s']:>7}"
         if has_parts:
             line += "".join(f" {r['share_pct'][p]:>7.1f}%" for p in PARTS)
-            line += f" {r['floor_copy_playout_us']:>8.1f}"
+            line += f" {r['copy_playout_us']:>8.1f} {r['floor_copy_playout_us']:>8.1f}"
         print(line, file=sys.stderr)
     if "mean_share_pct" in out:
         print(
