@@ -191,10 +191,8 @@ class _Node:
             return
         pairs = sorted({code & _MASK for code in rest})
         values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
-        score = {
-            a: sum(q * x for q, x in zip(weights, v, strict=True) if q)
-            for a, v in zip(pairs, values, strict=True)
-        }
+        held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
+        score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
         rest.sort(key=lambda code: -score[code & _MASK])  # stable: ties keep random order
         self.actions[tried:] = rest
 
