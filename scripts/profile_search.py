@@ -19,6 +19,11 @@ move. The search call it makes is caught on its way to :func:`.ismcts.search`:
   playout path) from the states where the search's playouts began (every 16th iteration's,
   copied aside untimed), to hold an iteration's copy + playout against.
 
+``--against CHECKOUT`` also times another checkout's search (its ``clans_pi`` imported
+beside this one as ``clans_pi_against``) on the same positions, run for run interleaved with
+this one's, and checks that both choose the same move with the same visits: a before/after
+comparison in one process, so both see the same load.
+
 ``--cprofile`` also prints cProfile's top functions for one Hard search, to cross-check the
 shares (cProfile adds a cost to every call, so it inflates the parts made of many small
 calls, the tree walk most).
@@ -27,13 +32,14 @@ Prints a readable table on stderr and one JSON object on stdout.
 
 Usage: .venv/bin/python scripts/profile_search.py [--iterations 3000] [--repeat 3]
        [--levels hard,normal] [--players 2,3,4] [--stages start,middle,late] [--no-parts]
-       [--cprofile]
+       [--against OLD_CHECKOUT] [--cprofile]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import io
 import json
 import math
@@ -42,6 +48,7 @@ import pstats
 import random
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -52,12 +59,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: PYTHONPATH may point at another checkout to compare
 
-from clans_pi.bots import Budget, ismcts, make_bot, search_bot  # noqa: E402
-from clans_pi.bots.base import Cancelled  # noqa: E402
+from clans_pi.bots import ismcts  # noqa: E402
 from clans_pi.bots.ismcts import _MASK, Result, Settings, _Node, _rewards, decode  # noqa: E402
-from clans_pi.rules.board import load_default_board  # noqa: E402
 from clans_pi.rules.moves import Move  # noqa: E402
-from clans_pi.rules.setup import deal  # noqa: E402
 from clans_pi.rules.state import GameState  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -65,34 +69,63 @@ STAGES = {"start": 0, "middle": 15, "late": 30}  # plies played by the random mo
 PARTS = ("walk", "sample", "copy", "playout", "rewards", "backup", "other")
 
 
-def position(num_players: int, plies: int, seed: int) -> GameState:
-    """A seeded deal played on by uniformly random moves for ``plies`` moves."""
-    from clans_pi.rules.epochs import load_default_chart
+class Engine:
+    """The package to profile: this checkout's ``clans_pi``, or another checkout's loaded
+    beside it under another name (``--against``)."""
 
+    def __init__(self, package: str = "clans_pi") -> None:
+        def load(name: str) -> Any:
+            return importlib.import_module(f"{package}.{name}")
+
+        self.bots, self.ismcts, self.search_bot = (
+            load("bots"),
+            load("bots.ismcts"),
+            load("bots.search_bot"),
+        )
+        self.deal = load("rules.setup").deal
+        self.board = load("rules.board").load_default_board()
+        self.chart = load("rules.epochs").load_default_chart()
+
+    @classmethod
+    def checkout(cls, root: str) -> Engine:
+        """The ``clans_pi`` of the checkout at ``root``, imported as ``clans_pi_against``."""
+        folder = Path(tempfile.mkdtemp(prefix="profile_search_"))
+        (folder / "clans_pi_against").symlink_to(Path(root).resolve() / "clans_pi")
+        sys.path.insert(0, str(folder))
+        return cls("clans_pi_against")
+
+
+def position(num_players: int, plies: int, seed: int, engine: Engine | None = None) -> GameState:
+    """A seeded deal played on by uniformly random moves for ``plies`` moves."""
+    engine = engine or Engine()
     rng = random.Random(seed)
-    state = deal(load_default_board(), NAMES[:num_players], rng, load_default_chart())
+    state = engine.deal(engine.board, NAMES[:num_players], rng, engine.chart)
     while state.ply < plies and not state.is_over:
         state.push_action(state.random_legal_action(rng.random), undo=False)
     return state
 
 
-def catch_search(level: str, state: GameState, iterations: int, seed: int) -> tuple:
+def catch_search(
+    level: str, state: GameState, iterations: int, seed: int, engine: Engine | None = None
+) -> tuple:
     """The arguments the ``level`` bot passes to the search for ``state``'s player."""
-    bot = make_bot(level, state.board, state.chart, seed=seed, budget=Budget(iterations=iterations))
+    engine = engine or Engine()
+    budget = engine.bots.Budget(iterations=iterations)
+    bot = engine.bots.make_bot(level, state.board, state.chart, seed=seed, budget=budget)
     caught: list[tuple] = []
 
     def fake(*args: Any, **kwargs: Any) -> Result:
         caught.append((args, kwargs, args[2].getstate()))
-        raise Cancelled()
+        raise engine.bots.Cancelled()
 
-    real = search_bot.search
-    search_bot.search = fake  # type: ignore[assignment]
+    real = engine.search_bot.search
+    engine.search_bot.search = fake
     try:
         bot.choose(state.observation(state.current_player))
-    except Cancelled:
+    except engine.bots.Cancelled:
         pass
     finally:
-        search_bot.search = real
+        engine.search_bot.search = real
     assert caught, "the bot did not search (a single legal move?)"
     return caught[0]
 
@@ -254,7 +287,11 @@ def main(argv: Sequence[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-parts", action="store_true", help="time the real search only")
     parser.add_argument("--cprofile", action="store_true", help="cProfile one Hard search")
+    parser.add_argument(
+        "--against", metavar="CHECKOUT", help="also time this checkout's search, interleaved"
+    )
     args = parser.parse_args(argv)
+    other = Engine.checkout(args.against) if args.against else None
 
     rows = []
     for level in args.levels.split(","):
@@ -262,11 +299,25 @@ def main(argv: Sequence[str] | None = None) -> dict:
             for stage in args.stages.split(","):
                 state = position(np_, STAGES[stage], args.seed + np_)
                 call = catch_search(level, state, args.iterations, args.seed)
-                rates, part_runs = [], []
+                if other is not None:
+                    other_state = position(np_, STAGES[stage], args.seed + np_, other)
+                    other_call = catch_search(level, other_state, args.iterations, args.seed, other)
+                rates, other_rates, part_runs = [], [], []
                 leaves: list[GameState] = []
-                for _ in range(args.repeat):
+                for k in range(args.repeat):
+                    if other is not None and k % 2:  # interleaved: each goes first in turn
+                        before, secs = run(other.ismcts.search, other_call)
+                        other_rates.append(before.iterations / secs)
                     result, secs = run(ismcts.search, call)
                     rates.append(result.iterations / secs)
+                    if other is not None and not k % 2:
+                        before, secs = run(other.ismcts.search, other_call)
+                        other_rates.append(before.iterations / secs)
+                    if other is not None:
+                        assert (repr(before.move), repr(before.visits)) == (
+                            repr(result.move),
+                            repr(result.visits),
+                        ), f"the search chose unlike the one of {args.against}"
                     if not args.no_parts:
                         times: dict[str, float] = {}
                         check, _ = run(
@@ -286,6 +337,11 @@ def main(argv: Sequence[str] | None = None) -> dict:
                     "ply": state.ply,
                     "iterations_per_s": round(statistics.median(rates)),
                 }
+                if other_rates:
+                    row["against_iterations_per_s"] = round(statistics.median(other_rates))
+                    row["speedup"] = round(
+                        row["iterations_per_s"] / row["against_iterations_per_s"], 3
+                    )
                 if part_runs:
                     med = {p: statistics.median(t[p] for t in part_runs) for p in PARTS}
                     total = sum(med.values())
@@ -305,6 +361,11 @@ def main(argv: Sequence[str] | None = None) -> dict:
         "machine": platform.machine(),
         "rows": rows,
     }
+    if other is not None:
+        out["against"] = args.against
+        for level in args.levels.split(","):
+            ups = [r["speedup"] for r in rows if r["level"] == level]
+            out[f"{level}_speedup_geomean"] = round(statistics.geometric_mean(ups), 3)
     if rows and "share_pct" in rows[0]:
         out["mean_share_pct"] = {
             p: round(statistics.fmean(r["share_pct"][p] for r in rows), 1) for p in PARTS
@@ -326,6 +387,9 @@ def main(argv: Sequence[str] | None = None) -> dict:
 
 def print_table(out: dict) -> None:
     head = f"{'level':6} {'pl':>2} {'stage':6} {'ply':>3} {'it/s':>7}"
+    against = out["rows"] and "against_iterations_per_s" in out["rows"][0]
+    if against:
+        head += f" {'before':>7} {'x':>6}"
     has_parts = out["rows"] and "share_pct" in out["rows"][0]
     if has_parts:
         head += "".join(f" {p:>8}" for p in PARTS) + f" {'cp+po_us':>8} {'floor_us':>8}"
@@ -333,6 +397,8 @@ def print_table(out: dict) -> None:
     for r in out["rows"]:
         line = f"{r['level']:6} {r['players']:>2} {r['stage']:6} {r['ply']:>3} "
         line += f"{r['iterations_per_s']:>7}"
+        if against:
+            line += f" {r['against_iterations_per_s']:>7} {r['speedup']:>6.3f}"
         if has_parts:
             line += "".join(f" {r['share_pct'][p]:>7.1f}%" for p in PARTS)
             line += f" {r['copy_playout_us']:>8.1f} {r['floor_copy_playout_us']:>8.1f}"
