@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 
 from clans_pi.bots import Budget, make_bot
 from clans_pi.bots.ismcts import _rewards
+from clans_pi.rules.constants import BIG_GROUP
 from clans_pi.rules.setup import deal
+from clans_pi.rules.state import GameState
 from tests.rules_helpers import BOARD, CHART, NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +56,45 @@ def searched(level: str, num_players: int, plies: int) -> str:
 @pytest.mark.parametrize("case", sorted(RECORDED))
 def test_a_seeded_search_makes_the_recorded_choice_with_the_recorded_visits(case):
     assert searched(*case) == RECORDED[case]
+
+
+def plain_playout(state: GameState, random) -> None:
+    """GameState.playout as first written: the pool filtered from every edge of the board."""
+    alive = state._alive
+    pool = [a for a in state.board.edge_actions if alive[a >> 6] and alive[a & 63]]
+    count = state._count
+    while not state.is_over:
+        while True:
+            i = int(random() * len(pool))
+            action = pool[i]
+            src, dst = action >> 6, action & 63
+            if alive[src] and alive[dst]:
+                if count[src] < BIG_GROUP or count[dst] >= count[src]:
+                    break
+            else:
+                pool[i] = pool[-1]
+                pool.pop()
+        state._apply(src, dst, None, None, False, random)  # the order drawn from random
+
+
+def test_board_edges_by_source_are_the_edges_in_order():
+    assert [a for edges in BOARD.edge_actions_from for a in edges] == list(BOARD.edge_actions)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), num_players=st.integers(2, 4), plies=st.integers(0, 40))
+def test_a_playout_plays_the_game_the_plain_pool_plays(seed, num_players, plies):
+    rng = random.Random(seed)
+    state = deal(BOARD, NAMES[:num_players], rng, CHART)
+    while state.ply < plies and not state.is_over:
+        state.push_action(state.random_legal_action(rng.random), undo=False)
+    fast, plain = state.copy(stack=False), state.copy(stack=False)
+    fast.playout(random.Random(seed).random)
+    plain_playout(plain, random.Random(seed).random)
+    assert fast.moves == plain.moves
+    assert (fast.scores(), fast.end_reason, fast.villages) == (
+        plain.scores(), plain.end_reason, plain.villages
+    )
 
 
 def plain_rewards(scores: list[int], margin_weight: float, margin_scale: float) -> list[float]:

@@ -386,11 +386,11 @@ class GameState:
         # Every directed edge between alive territories; an edge whose end left play is
         # dropped when drawn (territories never come back into play). Drawing from the pool
         # until a legal move comes up is uniform over legal moves: each is in it once.
-        edges = self.board.edge_actions
         if self._nalive == len(alive):
-            pool = list(edges)
-        else:
-            pool = [a for a in edges if alive[a >> 6] and alive[a & 63]]
+            pool = list(self.board.edge_actions)
+        else:  # the same edges in the same order; the sources out of play skipped at once
+            from_ = self.board.edge_actions_from
+            pool = [a for src, on in enumerate(alive) if on for a in from_[src] if alive[a & 63]]
         if self._stack:
             self._stack.clear()
         if not self._owned:
