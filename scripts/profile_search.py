@@ -38,6 +38,7 @@ Usage: .venv/bin/python scripts/profile_search.py [--iterations 3000] [--repeat 
 from __future__ import annotations
 
 import argparse
+import atexit
 import cProfile
 import importlib
 import io
@@ -46,6 +47,7 @@ import math
 import platform
 import pstats
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -90,6 +92,7 @@ class Engine:
     def checkout(cls, root: str) -> Engine:
         """The ``clans_pi`` of the checkout at ``root``, imported as ``clans_pi_against``."""
         folder = Path(tempfile.mkdtemp(prefix="profile_search_"))
+        atexit.register(shutil.rmtree, folder)  # the link only: rmtree does not follow it
         (folder / "clans_pi_against").symlink_to(Path(root).resolve() / "clans_pi")
         sys.path.insert(0, str(folder))
         return cls("clans_pi_against")
