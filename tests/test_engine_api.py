@@ -106,6 +106,22 @@ def test_api_copy_is_independent():
         fresh.pop()
 
 
+def test_api_copy_sets_every_slot_equal_to_the_original():
+    # copy() names the fields it copies one by one (faster than a loop over names): a new
+    # slot it forgets would be unset, and one it shares by mistake would be the same list.
+    state = random_game(22)
+    for _ in zip(play_randomly(state, 22), range(12), strict=False):
+        pass
+    shared = {"board", "chart", "players", "initial_huts", "_clans", "_nbr_ids", "_prior",
+              "_terrain", "_nalive", "_taken", "_end", "_owned"}  # fmt: skip
+    for stack in (True, False):
+        other = state.copy(stack=stack)
+        for name in GameState.__slots__:
+            mine, theirs = getattr(state, name), getattr(other, name)
+            assert theirs == (mine if stack or name != "_stack" else []), name
+            assert (theirs is mine) == (name in shared), name
+
+
 def test_api_copy_survives_push_without_undo_after_pop():
     # Regression: copy() shares the undo snapshots; push(undo=False) after pop() used to
     # change the snapshot lists in place, corrupting the copy's undo.

@@ -193,10 +193,8 @@ class _Node:
             return
         pairs = sorted({code & _MASK for code in rest})
         values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
-        score = {
-            a: sum(q * x for q, x in zip(weights, v, strict=True) if q)
-            for a, v in zip(pairs, values, strict=True)
-        }
+        held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
+        score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
         rest.sort(key=lambda code: -score[code & _MASK])  # stable: ties keep random order
         self.actions[tried:] = rest
 
@@ -245,6 +243,7 @@ def search(
     sqrt = math.sqrt
     monotonic = time.monotonic
     is_set = cancel.is_set if cancel is not None else None
+    roots = [0.0]  # roots[x] == sqrt(x) for every visit count x a child can have (<= done)
     done = 0
     path: list[tuple[_Node, int]] = []
     while True:
@@ -255,6 +254,8 @@ def search(
                 break
         elif done and monotonic() >= deadline:  # type: ignore[operator]
             break
+        if done >= len(roots):
+            roots += map(sqrt, range(len(roots), 2 * len(roots)))
         clans = sample(rng)
         st = state.copy(stack=False)
         node = root
@@ -279,12 +280,13 @@ def search(
             else:
                 k = c * sqrt(log(total))
                 best = -1.0
-                i = 0
-                for j, (cn, cw) in enumerate(zip(n, node.w, strict=True)):
-                    v = (cw + k * sqrt(cn)) / cn  # mean + k / sqrt(n)
+                i = j = 0
+                for cn, cw in zip(n, node.w, strict=True):
+                    v = (cw + k * roots[cn]) / cn  # mean + k / sqrt(n)
                     if v > best:
                         best = v
                         i = j
+                    j += 1  # noqa: SIM113 (enumerate costs a tuple per child)
             code = node.actions[i]
             st.push_action(code & _MASK, node.orders.get(code), undo=False)
             path.append((node, i))
@@ -316,20 +318,31 @@ def _rewards(
     state: GameState, clans: ClanIndices, margin_weight: float, margin_scale: float
 ) -> list[float]:
     """Each player's reward at the end of a simulation under ``clans`` (R20, R21)."""
-    points = list(state.clan_points.values())
+    points = state.points
     scores = [points[k] + chips for k, chips in zip(clans, state.chips, strict=True)]
     top = max(scores)
     winners = scores.count(top)
+    share = 1.0 / winners
+    if not margin_weight:
+        return [share if s == top else 0.0 for s in scores]
     # The best score among the others: the top one, unless a player holds it alone.
     runner_up = max((x for x in scores if x != top), default=top) if winners == 1 else top
+    keep = 1.0 - margin_weight
+    half = margin_weight * 0.5
     out = []
     for s in scores:
-        win = 1.0 / winners if s == top else 0.0
-        if margin_weight:
-            margin = s - (runner_up if s == top else top)
-            margin = max(-1.0, min(1.0, margin / margin_scale))
-            win = (1.0 - margin_weight) * win + margin_weight * 0.5 * (1.0 + margin)
-        out.append(win)
+        if s == top:
+            margin = (s - runner_up) / margin_scale
+            win = keep * share
+        else:
+            margin = (s - top) / margin_scale
+            win = 0.0
+        # The margin counts up to margin_scale points either way.
+        if margin > 1.0:
+            margin = 1.0
+        elif margin < -1.0:
+            margin = -1.0
+        out.append(win + half * (1.0 + margin))
     return out
 
 

@@ -53,6 +53,7 @@ class Board:
         "aspect",
         "degrees",
         "edge_actions",
+        "edge_actions_from",
         "edges",
         "id",
         "lakes",
@@ -96,6 +97,10 @@ class Board:
         )
         self.edge_actions: tuple[int, ...] = tuple(
             s << 6 | d for s, d in zip(*self.edges, strict=True)
+        )
+        #: ``edge_actions`` by source: those from territory ``t``, in the same order.
+        self.edge_actions_from: tuple[tuple[int, ...], ...] = tuple(
+            tuple(t.id << 6 | n for n in t.neighbors) for t in self.territories
         )
         self.terrain_index: tuple[int, ...] = tuple(
             TERRAIN_INDEX[t.terrain] for t in self.territories

@@ -253,6 +253,11 @@ class GameState:
         """Points per clan on the score track (public, R22)."""
         return {CLANS[c]: p for c, p in enumerate(self._points)}
 
+    @property
+    def points(self) -> tuple[int, ...]:
+        """:attr:`clan_points` as a tuple in CLANS order (for search: no dict to build)."""
+        return tuple(self._points)
+
     def clan_of(self, player: int) -> str:
         """Return ``player``'s secret clan. Never show this on a shared device before R20."""
         return CLANS[self._clans[player]]
@@ -381,11 +386,11 @@ class GameState:
         # Every directed edge between alive territories; an edge whose end left play is
         # dropped when drawn (territories never come back into play). Drawing from the pool
         # until a legal move comes up is uniform over legal moves: each is in it once.
-        edges = self.board.edge_actions
         if self._nalive == len(alive):
-            pool = list(edges)
-        else:
-            pool = [a for a in edges if alive[a >> 6] and alive[a & 63]]
+            pool = list(self.board.edge_actions)
+        else:  # the same edges in the same order; the sources out of play skipped at once
+            from_ = self.board.edge_actions_from
+            pool = [a for src, on in enumerate(alive) if on for a in from_[src] if alive[a & 63]]
         if self._stack:
             self._stack.clear()
         if not self._owned:
@@ -479,17 +484,14 @@ class GameState:
     def copy(self, *, stack: bool = True) -> GameState:
         """Return an independent copy; ``stack=False`` drops the undo stack (search workers)."""
         new = object.__new__(GameState)
-        for name in (
-            "board",
-            "chart",
-            "players",
-            "initial_huts",
-            "_clans",
-            "_nbr_ids",
-            "_prior",
-            "_terrain",
-        ):
-            object.__setattr__(new, name, getattr(self, name))
+        new.board = self.board
+        new.chart = self.chart
+        new.players = self.players
+        new.initial_huts = self.initial_huts
+        new._clans = self._clans
+        new._nbr_ids = self._nbr_ids
+        new._prior = self._prior
+        new._terrain = self._terrain
         new._pack = self._pack[:]
         new._count = self._count[:]
         new._alive = self._alive[:]
