@@ -84,6 +84,12 @@ class Engine:
             load("bots.ismcts"),
             load("bots.search_bot"),
         )
+        # The module whose ``search`` the bots call: the workers' job runner (a checkout
+        # from before the workers: the bot itself).
+        try:
+            self.caller = load("bots.parallel")
+        except ImportError:
+            self.caller = self.search_bot
         self.deal = load("rules.setup").deal
         self.board = load("rules.board").load_default_board()
         self.chart = load("rules.epochs").load_default_chart()
@@ -118,17 +124,18 @@ def catch_search(
     caught: list[tuple] = []
 
     def fake(*args: Any, **kwargs: Any) -> Result:
+        assert kwargs.pop("root", None) is None, "a fresh bot starts a fresh tree"
         caught.append((args, kwargs, args[2].getstate()))
         raise engine.bots.Cancelled()
 
-    real = engine.search_bot.search
-    engine.search_bot.search = fake
+    real = engine.caller.search
+    engine.caller.search = fake
     try:
         bot.choose(state.observation(state.current_player))
     except engine.bots.Cancelled:
         pass
     finally:
-        engine.search_bot.search = real
+        engine.caller.search = real
     assert caught, "the bot did not search (a single legal move?)"
     return caught[0]
 

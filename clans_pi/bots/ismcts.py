@@ -243,7 +243,10 @@ def search(
     sqrt = math.sqrt
     monotonic = time.monotonic
     is_set = cancel.is_set if cancel is not None else None
-    roots = [0.0]  # roots[x] == sqrt(x) for every visit count x a child can have (<= done)
+    # roots[x] == sqrt(x) for every visit count x a child can have (<= the root's visits:
+    # those of a kept root, then one more an iteration).
+    before = root.total
+    roots = [sqrt(x) for x in range(before + 1)]
     done = 0
     path: list[tuple[_Node, int]] = []
     while True:
@@ -254,7 +257,7 @@ def search(
                 break
         elif done and monotonic() >= deadline:  # type: ignore[operator]
             break
-        if done >= len(roots):
+        if before + done >= len(roots):
             roots += map(sqrt, range(len(roots), 2 * len(roots)))
         clans = sample(rng)
         st = state.copy(stack=False)
