@@ -29,7 +29,8 @@ Usage::
 
 ``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
-easy, normal, hard, and random (a uniformly random legal move and village order).
+easy, normal, hard, random (a uniformly random legal move and village order) and peeking
+(Hard told every player's true clan, for measuring only: scripts/peeking.py).
 """
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
 from clans_pi.bots.base import Budget, rebuild  # noqa: E402
+from clans_pi.bots.calibration import (  # noqa: E402
+    Guess,
+    outcomes,
+    reliability,
+    summarise,
+    top_bands,
+)
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
@@ -57,8 +65,12 @@ from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
 from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.observation import Observation  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
+from scripts.peeking import LEVEL as PEEKING  # noqa: E402
+from scripts.peeking import PeekingBot  # noqa: E402
 
-ALL_LEVELS = ("random", *LEVELS)
+ALL_LEVELS = ("random", *LEVELS, PEEKING)
+#: Levels whose guesses are not readings of the table (uniform, or told the truth).
+NOT_READERS = ("random", PEEKING)
 
 
 class RandomBot:
@@ -95,6 +107,8 @@ class SeatResult:
     times: list[float] = field(default_factory=list)
     iterations: list[int] = field(default_factory=list)
     searched: float = 0.0  # seconds of the moves that searched (not the single choices)
+    #: The guess at the end about each other player, with that player's level.
+    guesses: list[tuple[str, Guess]] = field(default_factory=list)
 
 
 def seat_levels(levels: list[str], players: int, rotation: int) -> list[str]:
@@ -119,6 +133,9 @@ def play_game(task: tuple[int, int, list[str], int, dict[str, Budget]]) -> list[
         bot_seed = hash((seed, players, index, i)) & 0xFFFFFFFF
         if level == "random":
             bots.append(RandomBot(board, chart, bot_seed))
+        elif level == PEEKING:  # told the real game's clans
+            bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
+                                   budget=budgets.get(level)))
         else:
             bots.append(make_bot(level, board, chart, seed=bot_seed, budget=budgets.get(level)))
     results = [SeatResult(level, 0.0, 0.0, 0.0, players - 1) for level in at]
@@ -149,6 +166,7 @@ def play_game(task: tuple[int, int, list[str], int, dict[str, Budget]]) -> list[
             tops = [c for c, q in probs.items() if q == top]
             r.correct += (clans[j] in tops) / len(tops)
             r.true_prob += probs[clans[j]]
+            r.guesses.append((at[j], Guess.of(probs, clans[j], ruled_out=[clans[i]])))
     return results
 
 
@@ -229,6 +247,41 @@ def report(players: int, levels: list[str], results: list[list[SeatResult]]) -> 
               else f"{'-':>10} {'-':>7}")
         print(f"{level:8} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
+    report_calibration(results)
+
+
+def report_calibration(results: list[list[SeatResult]]) -> None:
+    """For each (reader, read) pair of levels that guesses: the Brier score of the end-of-
+    game guesses against the uniform guess's, the reliability table of every probability
+    given to a possible clan, and the top guesses by the reveal screen's words."""
+    from clans_pi.ui.screens.reveal import LIKELY, SURE  # the words' thresholds
+
+    pairs: dict[tuple[str, str], list[Guess]] = defaultdict(list)
+    for game in results:
+        for seat in game:
+            if seat.level in NOT_READERS:
+                continue
+            for read, guess in seat.guesses:
+                pairs[(seat.level, read)].append(guess)
+    print("\ncalibration of the guesses at the end (every probability given to a clan "
+          "the other player may hold)")
+    print(f"{'reader':8} {'read':8} {'guesses':>7} {'Brier':>6} {'uniform':>7} {'skill':>6} "
+          f"{'top right':>9} {'p=1':>4}")
+    for (reader, read), guesses in sorted(pairs.items()):
+        s = summarise(guesses)
+        print(f"{reader:8} {read:8} {s.guesses:7d} {s.brier:6.3f} {s.uniform:7.3f} "
+              f"{s.skill:6.3f} {s.top_right:9.3f} {s.certain:4d}")
+    for (reader, read), guesses in sorted(pairs.items()):
+        print(f"\n{reader} reading {read}: p bin, count, mean p, observed frequency; "
+              "then the top guesses by the reveal's words")
+        for b in reliability(outcomes(guesses)):
+            if b.count:
+                print(f"  {b.lo:.1f}-{b.hi:.1f} {b.count:6d} {b.mean:7.3f} {b.observed:7.3f}")
+        for b, word in zip(top_bands(guesses, (LIKELY, SURE)), ("a guess", "likely", "sure"),
+                           strict=True):
+            if b.count:
+                print(f"  {word:9} {b.count:5d} {b.mean:7.3f} {b.observed:7.3f}   "
+                      f"(top p {b.lo:.2f}-{b.hi:.2f})")
 
 
 def main(argv: list[str] | None = None) -> int:
