@@ -135,22 +135,28 @@ def player_evidence(data: list, players: int, setting: dict) -> list[list[float]
             a, b = math.log(purposeful) + setting["temper"] * total, math.log(1 - purposeful)
             top = max(a, b)
             logs.append(top + math.log(math.exp(a - top) + math.exp(b - top)))
-        if setting["max_odds"]:
-            floor = max(logs) - math.log(setting["max_odds"])
-            logs = [max(v, floor) for v in logs]
         out.append(logs)
     return out
+
+
+def capped(logs: list[float], own: str, max_odds: float) -> list[float]:
+    """``logs`` with none more than ``max_odds`` below the likeliest clan but ``own``."""
+    if not max_odds:
+        return logs
+    floor = max(v for c, v in enumerate(logs) if CLANS[c] != own) - math.log(max_odds)
+    return [max(v, floor) for v in logs]
 
 
 def guesses_of(clans: list[str], levels: list[str], data: list, setting: dict
                ) -> list[tuple[str, Guess]]:
     """Every reader seat's end-of-game guess about every other player, with its level."""
     players = len(clans)
-    logs = player_evidence(data, players, setting)
+    raw = player_evidence(data, players, setting)
     out = []
     for viewer in range(players):
         if levels[viewer] not in READERS:
             continue
+        logs = [capped(row, clans[viewer], setting["max_odds"]) for row in raw]
         hyps = assignments(players, viewer, clans[viewer])
         weights = [sum(logs[p][CLAN_INDEX[h[p]]] for p in range(players) if p != viewer)
                    for h in hyps]
@@ -211,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--beta", type=float, nargs="+", default=[belief_module.DEFAULT_BETA])
     s.add_argument("--epsilon", type=float, nargs="+", default=[belief_module.EPSILON])
     s.add_argument("--purposeful", type=float, nargs="+", default=[belief_module.PURPOSEFUL])
-    s.add_argument("--temper", type=float, nargs="+", default=[1.0])
-    s.add_argument("--max-odds", type=float, nargs="+", default=[0.0],
+    s.add_argument("--temper", type=float, nargs="+", default=[belief_module.TEMPER])
+    s.add_argument("--max-odds", type=float, nargs="+", default=[belief_module.MAX_ODDS],
                    help="largest odds between two clans of one player (0: none)")
     args = parser.parse_args(argv)
     play(args) if args.command == "play" else sweep(args)

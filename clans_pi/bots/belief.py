@@ -69,9 +69,21 @@ EPSILON = 0.05
 #: Prior probability that a player plays for their clan rather than aimlessly.
 PURPOSEFUL = 0.5
 
+#: How much a purposeful player's moves count (a power on their likelihood): below 1 when
+#: the moves of real players, who do not play by the heuristic, tell less than the model
+#: would say.
+TEMPER = 1.0
+
+#: The largest odds the moves alone can give one clan of a player over another: no run of
+#: moves makes a clan certain (only the reveal does, R20). Also keeps every possible
+#: clan's probability far from 0 and 1 in floating point (up to MAX_ODDS ** 3 between two
+#: assignments of a 4-player game, within the 1e-16 that a float near 1 can tell apart).
+MAX_ODDS = 1e4
+
 _TINY = 1e-300  # a positive probability never underflows to 0 (only facts give 0)
 _LOG_P = math.log(PURPOSEFUL)
 _LOG_Q = math.log(1.0 - PURPOSEFUL)
+_LOG_MAX_ODDS = math.log(MAX_ODDS)
 
 
 def move_evidence(state: GameState, move: Move, beta: float = DEFAULT_BETA) -> list[float]:
@@ -110,7 +122,7 @@ def _log_ratio(p: float, n: int) -> float:
 def _log_evidence(total: float) -> float:
     """log of (PURPOSEFUL * e**total + (1 - PURPOSEFUL)): a player's moves so far,
     relative to an aimless player's, when their summed log ratio is ``total``."""
-    a, b = _LOG_P + total, _LOG_Q
+    a, b = _LOG_P + TEMPER * total, _LOG_Q
     top = max(a, b)
     return top + math.log(math.exp(a - top) + math.exp(b - top))
 
@@ -162,17 +174,26 @@ class Belief:
         row = self._evidence[mover]
         # P(this move | clan c, the player's earlier moves), up to a factor common to all
         # hypotheses: the player's evidence after the move over their evidence before it.
-        factor = []
+        before = self._log_likelihoods(row)
         for c in range(NUM_CLANS):
-            before = _log_evidence(row[c])
             row[c] += ratios[c]
-            factor.append(math.exp(_log_evidence(row[c]) - before))
+        after = self._log_likelihoods(row)
+        factor = [math.exp(a - b) for a, b in zip(after, before, strict=True)]
         probs = [
             p * factor[CLAN_INDEX[h[mover]]]
             for p, h in zip(self.probs, self.hypotheses, strict=True)
         ]
         total = sum(probs)
         self.probs = [max(p / total, _TINY) if p > 0.0 else 0.0 for p in probs]
+
+    def _log_likelihoods(self, row: list[float]) -> list[float]:
+        """For each clan, log P(a player's moves | that clan), up to a common constant, from
+        their summed log ratios ``row``: none more than :data:`MAX_ODDS` below the likeliest
+        clan the player may hold (any but the viewer's)."""
+        logs = [_log_evidence(total) for total in row]
+        own = CLAN_INDEX[self.own_clan]
+        floor = max(v for c, v in enumerate(logs) if c != own) - _LOG_MAX_ODDS
+        return [max(v, floor) for v in logs]
 
     def reveal(self, clans: Sequence[str]) -> None:
         """The clans are known (R20): all probability on ``clans``. Raises ValueError for an
