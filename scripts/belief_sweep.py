@@ -217,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--beta", type=float, nargs="+", default=[belief_module.DEFAULT_BETA])
     s.add_argument("--epsilon", type=float, nargs="+", default=[belief_module.EPSILON])
     s.add_argument("--purposeful", type=float, nargs="+", default=[belief_module.PURPOSEFUL])
-    s.add_argument("--temper", type=float, nargs="+", default=[belief_module.TEMPER])
+    s.add_argument("--temper", type=float, nargs="+", default=[1.0],
+                   help="a power on a purposeful player's likelihood (1: belief.py's model)")
     s.add_argument("--max-odds", type=float, nargs="+", default=[belief_module.MAX_ODDS],
                    help="largest odds between two clans of one player (0: none)")
     args = parser.parse_args(argv)
