@@ -39,6 +39,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
     Guess,
     expected_calibration_error,
     outcomes,
+    reliability,
     summarise,
     top_bands,
 )
@@ -200,6 +201,12 @@ def sweep(args: argparse.Namespace) -> None:
                               for b in top_bands(gs, (0.5, 0.9)))
             print(f"  {read:7} {s.guesses:5d} {s.brier:6.3f} {s.skill:6.3f} {ece:6.3f} "
                   f"{s.top_right:6.3f} {s.certain:4d}  {bands}")
+        if args.table:
+            print("  all guesses: p bin, count, mean p, observed frequency")
+            for b in reliability(outcomes(by_read["all"])):
+                if b.count:
+                    print(f"    {b.lo:.1f}-{b.hi:.1f} {b.count:5d} {b.mean:6.3f} "
+                          f"{b.observed:6.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="a power on a purposeful player's likelihood (1: belief.py's model)")
     s.add_argument("--max-odds", type=float, nargs="+", default=[belief_module.MAX_ODDS],
                    help="largest odds between two clans of one player (0: none)")
+    s.add_argument("--table", action="store_true", help="print the reliability table too")
     args = parser.parse_args(argv)
     play(args) if args.command == "play" else sweep(args)
     return 0

@@ -32,18 +32,18 @@ alternative, the top guess about a random mover ended with 0.68 to 0.86 probabil
 average.
 
 The guesses are *calibrated* (2026-11-25, :mod:`.calibration`; scripts/belief_sweep.py on
-62 recorded games of 2 to 4 players between Hard, Normal, Easy and random movers, 1500 and
-400 iterations a move: 286 end-of-game guesses by Hard and Normal, before the reveal):
-among the guesses named with probability p, about a fraction p are right. With
-:data:`PURPOSEFUL` 0.5 the belief was under-confident in the middle: top guesses held with
-0.5 to 0.9 (mean 0.69) were right 84 % of the time; 0.65 brings that to 0.68 and 74 %, the
-expected calibration error from 0.037 to 0.020 and the Brier score from 0.354 to 0.342
-(uniform guess: 0.75), better reading Normal, Easy and random movers and the same reading
-Hard (0.054, 0.055), the top guess right as often (72.4 %, 72.7 %). Top guesses held with 0.9 or more were right 99 % of the time (mean 0.98).
-Tempering the evidence (a power 0.6 to 2 on the likelihood) or beta 0.75 / 1.5 did not do
-better; PURPOSEFUL 0.8 had a slightly lower Brier score (0.339) but a top guess right less
-often (71.3 %). Against random movers, 2-player games: top guess right 29 % of 100, mean top
-probability 0.27 (0.5) and 0.28 (0.65).
+69 recorded games of 2 to 4 players between Hard, Normal, Easy and random movers, 1500 and
+400 iterations a move: 314 end-of-game guesses by Hard and Normal, before the reveal):
+among the probabilities near p, about a fraction p were right. With :data:`PURPOSEFUL` 0.5
+the belief was under-confident in the middle: top guesses held with 0.5 to 0.9 (mean 0.69)
+were right 81 % of the time; 0.65 brings that to 0.68 and 73 %, the expected calibration
+error from 0.037 to 0.018 and the Brier score from 0.338 to 0.328 (uniform guess: 0.75):
+reading Normal 0.437 to 0.424, Easy 0.311 to 0.295, random movers 0.592 to 0.582, Hard
+0.048 to 0.050; the top guess right as often (73.2 %, 73.6 %). Top guesses held with 0.9
+or more were right 99 % of the time (mean 0.98). Tempering the evidence (a power 0.6 to 2
+on the likelihood) or beta 0.75 / 1.5 did not do better; PURPOSEFUL 0.8 about as well on
+Brier but with the top guess right less often. Against random movers, 2-player games: top
+guess right 29 % of 100, mean top probability 0.27 (0.5) and 0.28 (0.65).
 
 :data:`MAX_ODDS` keeps every clan a player may hold strictly between 0 and 1 until the
 reveal (R20): without it, a player who plays the heuristic's best moves ended a game with
