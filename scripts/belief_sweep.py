@@ -150,7 +150,8 @@ def capped(logs: list[float], own: str, max_odds: float) -> list[float]:
 
 def guesses_of(clans: list[str], levels: list[str], data: list, setting: dict
                ) -> list[tuple[str, Guess]]:
-    """Every reader seat's end-of-game guess about every other player, with its level."""
+    """Every reader seat's end-of-game guess about every other player, with the two
+    levels ("hard>easy": Hard reading Easy)."""
     players = len(clans)
     raw = player_evidence(data, players, setting)
     out = []
@@ -170,7 +171,8 @@ def guesses_of(clans: list[str], levels: list[str], data: list, setting: dict
             dist = dict.fromkeys(CLANS, 0.0)
             for q, h in zip(probs, hyps, strict=True):
                 dist[h[p]] += q / total
-            out.append((levels[p], Guess.of(dist, clans[p], ruled_out=[clans[viewer]])))
+            out.append((f"{levels[viewer]}>{levels[p]}",
+                        Guess.of(dist, clans[p], ruled_out=[clans[viewer]])))
     return out
 
 
@@ -185,25 +187,25 @@ def sweep(args: argparse.Namespace) -> None:
     for values in itertools.product(args.beta, args.epsilon, args.purposeful, args.temper,
                                      args.max_odds):
         setting = dict(zip(names, values, strict=True))
-        by_read: dict[str, list[Guess]] = defaultdict(list)
+        by_pair: dict[str, list[Guess]] = defaultdict(list)
         for levels, clans, data in games:
-            for read, guess in guesses_of(clans, levels, data, setting):
-                by_read[read].append(guess)
-                by_read["all"].append(guess)
+            for pair, guess in guesses_of(clans, levels, data, setting):
+                by_pair[pair].append(guess)
+                by_pair["all"].append(guess)
         print("\n" + " ".join(f"{k}={v:g}" for k, v in setting.items()))
-        print(f"  {'read':7} {'n':>5} {'Brier':>6} {'skill':>6} {'ECE':>6} {'top':>6} "
+        print(f"  {'reader>read':13} {'n':>5} {'Brier':>6} {'skill':>6} {'ECE':>6} {'top':>6} "
               f"{'p=1':>4}  top p bands <0.5 / 0.5-0.9 / >=0.9: n mean observed")
-        for read in (*sorted(k for k in by_read if k != "all"), "all"):
-            gs = by_read[read]
+        for pair in (*sorted(k for k in by_pair if k != "all"), "all"):
+            gs = by_pair[pair]
             s = summarise(gs)
             ece = expected_calibration_error(outcomes(gs))
             bands = "  ".join(f"{b.count} {b.mean:.2f} {b.observed:.2f}"
                               for b in top_bands(gs, (0.5, 0.9)))
-            print(f"  {read:7} {s.guesses:5d} {s.brier:6.3f} {s.skill:6.3f} {ece:6.3f} "
+            print(f"  {pair:13} {s.guesses:5d} {s.brier:6.3f} {s.skill:6.3f} {ece:6.3f} "
                   f"{s.top_right:6.3f} {s.certain:4d}  {bands}")
         if args.table:
             print("  all guesses: p bin, count, mean p, observed frequency")
-            for b in reliability(outcomes(by_read["all"])):
+            for b in reliability(outcomes(by_pair["all"])):
                 if b.count:
                     print(f"    {b.lo:.1f}-{b.hi:.1f} {b.count:5d} {b.mean:6.3f} "
                           f"{b.observed:6.3f}")
