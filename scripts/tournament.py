@@ -22,6 +22,13 @@ Printed per level, over all its seats in all games:
   median, 99th percentile and maximum; search iterations per move (median) and per second
   of the moves that searched (a move with a single choice is made without searching).
 
+And per (reader, read) pair of levels, the **calibration** of those end-of-game guesses
+(clans_pi/bots/calibration.py): the Brier score against the uniform guess's (0.75 for 4
+possible clans) and the skill score, the reliability table of every probability given to a
+clan the other player may hold (count, mean probability, how often it was the true clan),
+the top guesses by the reveal screen's words ("a guess", "likely", "sure"), and how many
+probabilities were exactly 1 (none should be: only the reveal makes a clan certain, R20).
+
 Usage::
 
     .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
