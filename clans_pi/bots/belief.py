@@ -45,7 +45,10 @@ clearly better on these games: PURPOSEFUL 0.8 (Brier 0.326, the top guess right 
 beta 0.75 with the moves' evidence raised to a power 1.25 to 2 (0.326-0.330); a power below
 1 (0.6, 0.8) or beta 1.5 did worse. 0.65 is the one-constant change that keeps the top
 guess as good. Against random movers, 2-player games: top guess right 29 % of 100, mean
-top probability 0.27 (0.5) and 0.28 (0.65).
+top probability 0.27 (0.5) and 0.28 (0.65). On 24 held-out 4-player games (tournament,
+seed 1) the change neither helped nor hurt (Brier 0.450, 0.453), and both settings read
+the random mover worse than uniform: a misread player's clan is taken from the random
+mover, whose moves cannot correct it (docs/BENCHMARKS.md, 2026-11-25).
 
 :data:`MAX_ODDS` keeps every clan a player may hold strictly between 0 and 1 until the
 reveal (R20): without it, a player who plays the heuristic's best moves ended a game with
