@@ -22,6 +22,13 @@ Printed per level, over all its seats in all games:
   median, 99th percentile and maximum; search iterations per move (median) and per second
   of the moves that searched (a move with a single choice is made without searching).
 
+And per (reader, read) pair of levels, the **calibration** of those end-of-game guesses
+(clans_pi/bots/calibration.py): the Brier score against the uniform guess's (0.75 for 4
+possible clans) and the skill score, the reliability table of every probability given to a
+clan the other player may hold (count, mean probability, how often it was the true clan),
+the top guesses by the reveal screen's words ("a guess", "likely", "sure"), and how many
+probabilities were exactly 1 (none should be: only the reveal makes a clan certain, R20).
+
 Usage::
 
     .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
@@ -29,7 +36,8 @@ Usage::
 
 ``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
-easy, normal, hard, and random (a uniformly random legal move and village order).
+easy, normal, hard, random (a uniformly random legal move and village order) and peeking
+(Hard told every player's true clan, for measuring only: scripts/peeking.py).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
@@ -64,6 +72,13 @@ sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
 from clans_pi.bots.base import Budget, rebuild  # noqa: E402
+from clans_pi.bots.calibration import (  # noqa: E402
+    Guess,
+    outcomes,
+    reliability,
+    summarise,
+    top_bands,
+)
 from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
@@ -72,8 +87,12 @@ from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
 from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.observation import Observation  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
+from scripts.peeking import LEVEL as PEEKING  # noqa: E402
+from scripts.peeking import PeekingBot  # noqa: E402
 
-ALL_LEVELS = ("random", *LEVELS)
+ALL_LEVELS = ("random", *LEVELS, PEEKING)
+#: Levels whose guesses are not readings of the table (uniform, or told the truth).
+NOT_READERS = ("random", PEEKING)
 
 #: How many times slower one core of a Raspberry Pi 4 runs this project's Python than one
 #: core of this machine (README, "Computer players": the n-body benchmark took 158 s on a
@@ -88,6 +107,8 @@ HERE = {"hard": 10_000, "normal": 11_000}
 #: Each searching level's time a move at the table (bots.search_bot.LEVEL_SETTINGS).
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
+#: A level that searches as another does (its budgets are that level's).
+SEARCHES_AS = {PEEKING: "hard"}
 
 
 class RandomBot:
@@ -124,6 +145,8 @@ class SeatResult:
     times: list[float] = field(default_factory=list)
     iterations: list[int] = field(default_factory=list)
     searched: float = 0.0  # seconds of the moves that searched (not the single choices)
+    #: The guess at the end about each other player, with that player's level.
+    guesses: list[tuple[str, Guess]] = field(default_factory=list)
 
 
 def seat_levels(levels: list, players: int, rotation: int) -> list:
@@ -145,7 +168,8 @@ class Spec:
 
 def named_budget(name: str, level: str, workers: int) -> Budget:
     """``pi`` or ``desktop``: the iterations ``workers`` cores of that machine search in
-    ``level``'s time a move (each worker its share)."""
+    ``level``'s time a move (each worker its share); peeking searches as Hard does."""
+    level = SEARCHES_AS.get(level, level)
     per_core = HERE[level] * THINK_SECONDS[level]
     if name == "pi":
         per_core /= PI_FACTOR
@@ -177,7 +201,7 @@ def parse_spec(text: str, budgets: dict[str, Budget | str], workers: int) -> Spe
             raise SystemExit(f"tournament.py: {text!r}: workers must be 1 to 64, not "
                              f"{count!r}")
         workers = int(count)
-    searching = level in THINK_SECONDS
+    searching = SEARCHES_AS.get(level, level) in THINK_SECONDS
     if not searching:
         workers = 1
     budget = parse_budget(budget_text, text) if budget_text else \
@@ -217,6 +241,9 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
         bot_seed = hash((seed, players, index, i)) & 0xFFFFFFFF
         if spec.level == "random":
             bots.append(RandomBot(board, chart, bot_seed))
+        elif spec.level == PEEKING:  # told the real game's clans
+            bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
+                                   budget=spec.budget, pool=_pool(spec.workers, board, chart)))
         else:
             bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
                                  pool=_pool(spec.workers, board, chart)))
@@ -248,6 +275,7 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             tops = [c for c, q in probs.items() if q == top]
             r.correct += (clans[j] in tops) / len(tops)
             r.true_prob += probs[clans[j]]
+            r.guesses.append((at[j].label, Guess.of(probs, clans[j], ruled_out=[clans[i]])))
     return results
 
 
@@ -331,6 +359,46 @@ def report(players: int, levels: list[Spec], results: list[list[SeatResult]]) ->
               else f"{'-':>10} {'-':>7}")
         print(f"{level:16} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
+    report_calibration(results)
+
+
+def base_level(label: str) -> str:
+    """The level of a label ``LEVEL[@BUDGET][/WORKERS]``."""
+    return label.partition("/")[0].partition("@")[0]
+
+
+def report_calibration(results: list[list[SeatResult]]) -> None:
+    """For each (reader, read) pair of levels that guesses: the Brier score of the end-of-
+    game guesses against the uniform guess's, the reliability table of every probability
+    given to a possible clan, and the top guesses by the reveal screen's words."""
+    from clans_pi.ui.screens.reveal import LIKELY, SURE  # the words' thresholds
+
+    pairs: dict[tuple[str, str], list[Guess]] = defaultdict(list)
+    for game in results:
+        for seat in game:
+            if base_level(seat.level) in NOT_READERS:
+                continue
+            for read, guess in seat.guesses:
+                pairs[(seat.level, read)].append(guess)
+    print("\ncalibration of the guesses at the end (every probability given to a clan "
+          "the other player may hold)")
+    print(f"{'reader':16} {'read':16} {'guesses':>7} {'Brier':>6} {'uniform':>7} {'skill':>6} "
+          f"{'top right':>9} {'p=1':>4}")
+    for (reader, read), guesses in sorted(pairs.items()):
+        s = summarise(guesses)
+        print(f"{reader:16} {read:16} {s.guesses:7d} {s.brier:6.3f} {s.uniform:7.3f} "
+              f"{s.skill:6.3f} {s.top_right:9.3f} {s.certain:4d}")
+    for (reader, read), guesses in sorted(pairs.items()):
+        print(f"\n{reader} reading {read}: p bin, count, mean p, observed frequency; "
+              "then the top guesses by the reveal's words")
+        for b in reliability(outcomes(guesses)):
+            if b.count:
+                print(f"  {b.lo:.1f}-{b.hi:.1f} {b.count:6d} {b.mean:7.3f} {b.observed:7.3f}")
+        for b, word in zip(top_bands(guesses, (LIKELY, SURE)), ("a guess", "likely", "sure"),
+                           strict=True):
+            if b.count:
+                print(f"  {word:9} {b.count:5d} {b.mean:7.3f} {b.observed:7.3f}   "
+                      f"(top p {b.lo:.2f}-{b.hi:.2f})")
 
 
 def main(argv: list[str] | None = None) -> int:

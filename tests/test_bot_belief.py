@@ -11,6 +11,7 @@ tests here check both on a few seeded games.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -149,6 +150,42 @@ def test_r6_a_clan_that_is_certain_stays_certain(seed, num_players, data):
         certain = belief.marginals()[other]
         assert certain[told] == pytest.approx(1.0, abs=1e-12)
         assert all(q == 0.0 for c, q in certain.items() if c != told)
+
+
+def assert_nothing_certain(belief: Belief) -> None:
+    """Every clan another player may hold strictly between 0 and 1, as computed in floats;
+    the viewer's own clan exactly 0 (R6)."""
+    for clans in belief.marginals().values():
+        for clan, q in clans.items():
+            if clan == belief.own_clan:
+                assert q == 0.0
+            else:
+                assert 0.0 < q < 1.0, (clan, q)
+
+
+@SETTINGS
+@given(seed=seeds, num_players=player_counts, data=st.data())
+def test_r20_before_the_reveal_no_clan_is_certain_or_ruled_out(seed, num_players, data):
+    """However telling the moves (greedy players for their clans, each move taken in up to
+    30 times over), only the reveal makes a clan certain (R20)."""
+    state = new_game(seed, num_players)
+    viewer = data.draw(st.integers(0, num_players - 1), label="viewer")
+    greedy_players = data.draw(st.sets(st.integers(0, num_players - 1)), label="greedy")
+    repeat = data.draw(st.sampled_from([1, 30]), label="repeat")
+    belief = Belief(num_players, viewer, state.clan_of(viewer))
+    mover = RandomMover(seed)
+    while not state.is_over:
+        move = greedy(state) if state.current_player in greedy_players else mover.choose(state)
+        for _ in range(repeat):
+            belief.update(state, move)
+        state.play(move)
+        assert_nothing_certain(belief)
+    tracker = BeliefTracker(BOARD, CHART)
+    before = replace(state.observation(viewer), revealed_clans=None, scores=None)
+    assert_nothing_certain(tracker.update(before))
+    after = tracker.update(state.observation(viewer))
+    for player, clans in after.marginals().items():
+        assert clans == {c: float(c == state.clan_of(player)) for c in CLANS}
 
 
 def test_r20_reveal_makes_the_belief_certain_and_refuses_the_impossible():

@@ -42,6 +42,8 @@ def test_a_level_may_carry_its_own_budget_and_workers():
         tournament.named_budget("pi", "hard", 2)  # the bare --budget pi
     assert tournament.parse_spec("normal", budgets, 2).budget == Budget(iterations=300)
     assert tournament.parse_spec("hard@0.5s", {}, 1).budget == Budget(seconds=0.5)
+    peeking = tournament.parse_spec("peeking@pi/3", budgets, 1)  # searches as Hard does
+    assert peeking.budget == tournament.named_budget("pi", "hard", 3)
     random_ = tournament.parse_spec("random/4", budgets, 2)
     assert (random_.budget, random_.workers) == (None, 1)  # it does not search
     for bad in ("hard@fast", "hard/0", "hard/x", "wizard", "peeker@pi"):

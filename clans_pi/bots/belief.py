@@ -21,15 +21,38 @@ alternative keeps the belief honest about a player whose moves fit no clan bette
 chance (a random mover, a beginner): their evidence stays near flat instead of piling up on
 whichever clan luck favoured.
 
-:data:`DEFAULT_BETA` was chosen by measurement (100 seeded games per line-up of 2 to 4
-players; the viewer's belief at the end, before the reveal): against players who really
-play by the heuristic with beta 0.5, 1, 2 or greedily, the top guess is right 75 %,
-96-100 %, 97-100 % and 100 % of the time, and 94-98 % against players using a differently
-tuned heuristic (chance: 25 % for one other player of a 2-player game). Against random
+:data:`DEFAULT_BETA` was chosen by measurement (with PURPOSEFUL 0.5; 100 seeded games per
+line-up of 2 to 4 players; the viewer's belief at the end, before the reveal): against
+players who really play by the heuristic with beta 0.5, 1, 2 or greedily, the top guess
+is right 75 %, 96-100 %, 97-100 % and 100 % of the time, and 94-98 % against players using
+a differently tuned heuristic (chance: 25 % for one other player of a 2-player game). Against random
 movers it is right 22 % of the time in 2-player games, with a mean top probability of
 0.29: no false confidence. Beta 0.5 and 1.5 did slightly worse; without the aimless
 alternative, the top guess about a random mover ended with 0.68 to 0.86 probability on
 average.
+
+The guesses are *calibrated* (2026-11-25, :mod:`.calibration`; scripts/belief_sweep.py on
+69 recorded games of 2 to 4 players between Hard, Normal, Easy and random movers, 1500 and
+400 iterations a move: 314 end-of-game guesses by Hard and Normal, before the reveal):
+among the probabilities near p, about a fraction p were right. With :data:`PURPOSEFUL` 0.5
+the belief was under-confident in the middle: top guesses held with 0.5 to 0.9 (mean 0.69)
+were right 81 % of the time; 0.65 brings that to 0.68 and 73 %, the expected calibration
+error from 0.037 to 0.018 and the Brier score from 0.338 to 0.328 (uniform guess: 0.75):
+reading Normal 0.437 to 0.424, Easy 0.311 to 0.295, random movers 0.592 to 0.582, Hard
+0.048 to 0.050; the top guess right as often (73.2 %, 73.6 %). Top guesses held with 0.9
+or more were right 99 % of the time (mean 0.98). Other fixes did about as well, none
+clearly better on these games: PURPOSEFUL 0.8 (Brier 0.326, the top guess right 72.3 %),
+beta 0.75 with the moves' evidence raised to a power 1.25 to 2 (0.326-0.330); a power below
+1 (0.6, 0.8) or beta 1.5 did worse. 0.65 is the one-constant change that keeps the top
+guess as good. Against random movers, 2-player games: top guess right 29 % of 100, mean
+top probability 0.27 (0.5) and 0.28 (0.65). On 24 held-out 4-player games (tournament,
+seed 1) the change neither helped nor hurt (Brier 0.450, 0.453), and both settings read
+the random mover worse than uniform: a misread player's clan is taken from the random
+mover, whose moves cannot correct it (docs/BENCHMARKS.md, 2026-11-25).
+
+:data:`MAX_ODDS` keeps every clan a player may hold strictly between 0 and 1 until the
+reveal (R20): without it, a player who plays the heuristic's best moves ended a game with
+1.0 on a clan in floating point. It changed the Brier score of those games by under 0.001.
 
 Cost: an update evaluates every legal move (about 1.3 ms here); a whole game's replay from
 scratch about 40 ms.
@@ -53,6 +76,7 @@ from .heuristic import clan_values, order_values, softmax
 __all__ = [
     "DEFAULT_BETA",
     "EPSILON",
+    "MAX_ODDS",
     "PURPOSEFUL",
     "Belief",
     "BeliefTracker",
@@ -67,11 +91,18 @@ DEFAULT_BETA = 1.0
 EPSILON = 0.05
 
 #: Prior probability that a player plays for their clan rather than aimlessly.
-PURPOSEFUL = 0.5
+PURPOSEFUL = 0.65
+
+#: The largest odds the moves alone can give one clan of a player over another: no run of
+#: moves makes a clan certain (only the reveal does, R20). Also keeps every possible
+#: clan's probability far from 0 and 1 in floating point (up to MAX_ODDS ** 3 between two
+#: assignments of a 4-player game, within the 1e-16 that a float near 1 can tell apart).
+MAX_ODDS = 1e4
 
 _TINY = 1e-300  # a positive probability never underflows to 0 (only facts give 0)
 _LOG_P = math.log(PURPOSEFUL)
 _LOG_Q = math.log(1.0 - PURPOSEFUL)
+_LOG_MAX_ODDS = math.log(MAX_ODDS)
 
 
 def move_evidence(state: GameState, move: Move, beta: float = DEFAULT_BETA) -> list[float]:
@@ -162,17 +193,26 @@ class Belief:
         row = self._evidence[mover]
         # P(this move | clan c, the player's earlier moves), up to a factor common to all
         # hypotheses: the player's evidence after the move over their evidence before it.
-        factor = []
+        before = self._log_likelihoods(row)
         for c in range(NUM_CLANS):
-            before = _log_evidence(row[c])
             row[c] += ratios[c]
-            factor.append(math.exp(_log_evidence(row[c]) - before))
+        after = self._log_likelihoods(row)
+        factor = [math.exp(a - b) for a, b in zip(after, before, strict=True)]
         probs = [
             p * factor[CLAN_INDEX[h[mover]]]
             for p, h in zip(self.probs, self.hypotheses, strict=True)
         ]
         total = sum(probs)
         self.probs = [max(p / total, _TINY) if p > 0.0 else 0.0 for p in probs]
+
+    def _log_likelihoods(self, row: list[float]) -> list[float]:
+        """For each clan, log P(a player's moves | that clan), up to a common constant, from
+        their summed log ratios ``row``: none more than :data:`MAX_ODDS` below the likeliest
+        clan the player may hold (any but the viewer's)."""
+        logs = [_log_evidence(total) for total in row]
+        own = CLAN_INDEX[self.own_clan]
+        floor = max(v for c, v in enumerate(logs) if c != own) - _LOG_MAX_ODDS
+        return [max(v, floor) for v in logs]
 
     def reveal(self, clans: Sequence[str]) -> None:
         """The clans are known (R20): all probability on ``clans``. Raises ValueError for an

@@ -1,0 +1,163 @@
+"""How honest the computer players' guesses are: the calibration of probability forecasts.
+
+A *guess* is one bot's probabilities for one other player's clan, over the clans that
+player may hold (every clan but the bot's own: 4 of them), with the clan that player really
+had. Its guesses are *calibrated* when, among all the probabilities it gave, those near p
+were right about a fraction p of the time; the reliability table shows it bin by bin.
+
+The Brier score of a guess is the squared distance between its probabilities and the truth
+(1 on the true clan, 0 elsewhere), summed over the possible clans: 0 for a certain right
+guess, 2 for a certain wrong one, and ``(k - 1) / k`` for the uniform guess over k clans
+(0.75 for 4). The Brier skill score ``1 - brier / uniform brier`` is 0 for a guess no better
+than chance and 1 for a perfect one; it is negative for a confidently wrong guesser.
+
+Pure maths: no game, no bot. Used by scripts/tournament.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+__all__ = [
+    "Bin",
+    "Guess",
+    "Summary",
+    "brier",
+    "expected_calibration_error",
+    "outcomes",
+    "reliability",
+    "summarise",
+    "top_bands",
+    "uniform_brier",
+]
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One bot's probabilities for one other player's clan (``probs``: over the clans that
+    player may hold), and the clan they really had (``truth``, one of them)."""
+
+    probs: Mapping[str, float]
+    truth: str
+
+    def __post_init__(self) -> None:
+        if self.truth not in self.probs:
+            raise ValueError(f"true clan {self.truth!r} is not one of {sorted(self.probs)}")
+
+    @classmethod
+    def of(cls, probs: Mapping[str, float], truth: str, ruled_out: Iterable[str] = ()
+           ) -> Guess:
+        """From a bot's distribution over every clan, the clans in ``ruled_out`` (the
+        bot's own) left out: the rules, not the bot, exclude them."""
+        skip = set(ruled_out)
+        return cls({c: p for c, p in probs.items() if c not in skip}, truth)
+
+
+@dataclass(frozen=True)
+class Bin:
+    """Probabilities in ``[lo, hi)`` (the last bin includes 1): how many (``count``), their
+    mean, and the fraction of them given to the true clan (``observed``); NaN when empty."""
+
+    lo: float
+    hi: float
+    count: int
+    mean: float
+    observed: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A set of guesses in figures: mean Brier score, the uniform guess's, the skill score,
+    how often the top guess was right (ties shared), and how many probabilities of exactly 1
+    there were (none unless the rules made the clan certain)."""
+
+    guesses: int
+    brier: float
+    uniform: float
+    skill: float
+    top_right: float
+    certain: int
+
+
+def outcomes(guesses: Iterable[Guess]) -> list[tuple[float, bool]]:
+    """Every (probability, was it the true clan) pair: one per possible clan per guess."""
+    return [(p, clan == g.truth) for g in guesses for clan, p in g.probs.items()]
+
+
+def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> list[Bin]:
+    """The reliability table of ``pairs`` (see :func:`outcomes`) in ``bins`` equal bins
+    of [0, 1]."""
+    assert bins > 0
+    groups: list[list[tuple[float, bool]]] = [[] for _ in range(bins)]
+    for p, right in pairs:
+        assert 0.0 <= p <= 1.0, p
+        groups[min(bins - 1, int(p * bins))].append((p, right))
+    out = []
+    for i, group in enumerate(groups):
+        n = len(group)
+        mean = sum(p for p, _ in group) / n if n else float("nan")
+        seen = sum(r for _, r in group) / n if n else float("nan")
+        out.append(Bin(i / bins, (i + 1) / bins, n, mean, seen))
+    return out
+
+
+def expected_calibration_error(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> float:
+    """The count-weighted mean of ``|mean probability - observed frequency|`` over the bins
+    of :func:`reliability`: 0 for a perfectly calibrated forecaster."""
+    total = sum(b.count for b in reliability(pairs, bins))
+    if not total:
+        return float("nan")
+    return sum(b.count * abs(b.mean - b.observed) for b in reliability(pairs, bins)
+               if b.count) / total
+
+
+def brier(guess: Guess) -> float:
+    """The multi-class Brier score of one guess (0 best, 2 worst)."""
+    return sum((p - (clan == guess.truth)) ** 2 for clan, p in guess.probs.items())
+
+
+def uniform_brier(k: int) -> float:
+    """The Brier score of the uniform guess over ``k`` clans, whichever is true:
+    ``(1 - 1/k)**2 + (k - 1) / k**2 = (k - 1) / k``."""
+    assert k > 0
+    return (k - 1) / k
+
+
+def summarise(guesses: Sequence[Guess]) -> Summary:
+    """The figures of :class:`Summary` for ``guesses`` (NaN when there are none)."""
+    n = len(guesses)
+    if not n:
+        nan = float("nan")
+        return Summary(0, nan, nan, nan, nan, 0)
+    score = sum(brier(g) for g in guesses) / n
+    uniform = sum(uniform_brier(len(g.probs)) for g in guesses) / n
+    right = 0.0
+    for g in guesses:
+        top = max(g.probs.values())
+        tops = [c for c, p in g.probs.items() if p == top]
+        right += (g.truth in tops) / len(tops)
+    certain = sum(p >= 1.0 for g in guesses for p in g.probs.values())
+    return Summary(n, score, uniform, 1.0 - score / uniform, right / n, certain)
+
+
+def top_bands(guesses: Sequence[Guess], edges: Sequence[float]) -> list[Bin]:
+    """The guesses' top probabilities (the clan a bot would name) binned at ``edges``
+    (e.g. the reveal screen's words: 0.5 "likely", 0.9 "sure"): per band, how many, their
+    mean, and how often the named clan was right (ties shared)."""
+    bounds = [0.0, *edges, 1.0]
+    pairs = []
+    for g in guesses:
+        top = max(g.probs.values())
+        tops = [c for c, p in g.probs.items() if p == top]
+        pairs.append((top, (g.truth in tops) / len(tops)))
+    out = []
+    for i, (lo, hi) in enumerate(pairwise(bounds)):
+        last = i == len(bounds) - 2
+        group = [(p, r) for p, r in pairs if lo <= p and (p < hi or (last and p <= hi))]
+        n = len(group)
+        mean = sum(p for p, _ in group) / n if n else float("nan")
+        seen = sum(r for _, r in group) / n if n else float("nan")
+        out.append(Bin(lo, hi, n, mean, seen))
+    return out

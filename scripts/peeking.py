@@ -1,0 +1,49 @@
+"""``peeking``: a level for measuring only, Hard told every player's true clan.
+
+Hard searches determinisations drawn from its belief about the others' clans (read from
+their moves, R22). The peeking player searches the same way, with the same settings and
+budget, but every determinisation is the truth: what Hard would play if reading the table
+cost nothing. Hard against it tells how much reading the table still costs.
+
+It breaks the secrecy the game is built on (R22), so it lives here, beside the tournament
+that has the real game state to tell it, and never in the package: the game cannot offer
+or construct it (tests/test_peeking.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from clans_pi.bots.base import Assignment, Budget
+from clans_pi.bots.parallel import SearchPool
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
+from clans_pi.rules.board import Board
+from clans_pi.rules.constants import CLANS
+from clans_pi.rules.epochs import EpochChart
+from clans_pi.rules.observation import Observation
+
+LEVEL = "peeking"
+
+
+class PeekingBot(SearchBot):
+    """Hard's search (:data:`LEVEL_SETTINGS` ``"hard"``) with ``clans``, every player's
+    true clan in turn order, as its only determinisation."""
+
+    def __init__(self, board: Board, chart: EpochChart, clans: Sequence[str], *,
+                 seed: int | None = None, budget: Budget | None = None,
+                 pool: SearchPool | None = None) -> None:
+        super().__init__(board, chart, level="hard", seed=seed, budget=budget,
+                         settings=LEVEL_SETTINGS["hard"], pool=pool)
+        self.level = LEVEL
+        self.clans: Assignment = tuple(clans)
+
+    def determinisations(self, obs: Observation) -> tuple[list[Assignment], list[float]]:
+        """The truth, with probability 1."""
+        assert obs.viewer is not None and self.clans[obs.viewer] == obs.own_clan, (
+            "a peeking bot told the clans of another game")
+        return [self.clans], [1.0]
+
+    def guess(self, obs: Observation) -> dict[int, dict[str, float]]:
+        """The truth: it was told."""
+        return {p: {c: float(c == clan) for c in CLANS}
+                for p, clan in enumerate(self.clans) if p != obs.viewer}
