@@ -372,3 +372,15 @@ def test_each_worker_keeps_hards_tree_for_the_next_move(pool):
     bot.choose(state.observation(me))
     assert bot.last.iterations == 400
     assert sum(bot.last.result.visits.values()) > 400
+
+
+def test_the_workers_roots_together_are_as_broad_as_one_tree_with_their_iterations(pool):
+    """Hard widens its root with its visits (progressive widening): two workers of 800
+    iterations consider as many moves as one search of 1,600 would, not those of 800."""
+    import math
+
+    state = midgame(33, 2, 4)
+    obs = state.observation(state.current_player)
+    bot = make_bot("hard", BOARD, CHART, seed=2, budget=Budget(iterations=1600), pool=pool)
+    bot.choose(obs)
+    assert len(bot.last.result.visits) >= math.ceil(0.5 * math.sqrt(1600))

@@ -81,6 +81,10 @@ class Settings:
     #: once, another node's untried ones once it has been visited ``order_after`` times.
     ordered: bool = False
     order_after: int = 8
+    #: The root widens as if it had this many times its visits: a worker of a root-parallel
+    #: search (:mod:`.parallel`) gives it the number of workers, so that their roots
+    #: together consider as many moves as one tree with all their iterations would.
+    root_breadth: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -225,6 +229,7 @@ def search(
     me = state.current_player
     nplayers = state.num_players
     widening = settings.widening
+    breadth = settings.root_breadth
     eager = not widening
     rand = rng.random
     if root is None:
@@ -269,7 +274,8 @@ def search(
             tried = len(n)
             total = node.total
             fresh = False
-            if not widening or tried < widening * sqrt(total + 1):
+            if not widening or tried < widening * sqrt(
+                    (total * breadth if node is root else total) + 1):
                 if ordered and not node.sorted and total >= order_after:
                     if not node.full:
                         node.complete(st, rand)

@@ -31,7 +31,7 @@ import signal
 import threading
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -268,6 +268,8 @@ class SearchPool:
             self._live.value = serial
             shares = split(iterations, self.workers) if iterations is not None \
                 else [None] * self.workers
+            searching = sum(share != 0 for share in shares)
+            job = replace(job, settings=replace(job.settings, root_breadth=float(searching)))
             asked = []
             for part, (conn, share) in enumerate(zip(self._conns, shares, strict=True)):
                 if share == 0:
