@@ -73,6 +73,8 @@ sys.path.insert(0, str(ROOT))
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
 from clans_pi.bots.base import Budget, rebuild  # noqa: E402
 from clans_pi.bots.calibration import (  # noqa: E402
+    LIKELY,
+    SURE,
     Guess,
     outcomes,
     reliability,
@@ -371,8 +373,6 @@ def report_calibration(results: list[list[SeatResult]]) -> None:
     """For each (reader, read) pair of levels that guesses: the Brier score of the end-of-
     game guesses against the uniform guess's, the reliability table of every probability
     given to a possible clan, and the top guesses by the reveal screen's words."""
-    from clans_pi.ui.screens.reveal import LIKELY, SURE  # the words' thresholds
-
     pairs: dict[tuple[str, str], list[Guess]] = defaultdict(list)
     for game in results:
         for seat in game:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ...bots.calibration import LIKELY, SURE
 from ...i18n import N_, _
 from ...rules.constants import CLANS
 from ...session import Session
@@ -166,14 +167,6 @@ class RevealScreen(Screen):
                         align="left")
 
 
-#: How sure a computer was of a guess, in words: at least SURE of its weight on the clan it
-#: named, "sure"; at least LIKELY, "likely"; less, "a guess". Words, not a percentage: a
-#: rounded "100 %" on a wrong guess said more than the computer knew. Checked against the
-#: belief's calibration (docs/BENCHMARKS.md, 2026-11-25): of 314 end-of-game guesses by Hard
-#: and Normal, the "sure" ones were right 99 % of the time, "likely" 73 %, "a guess" 42 %;
-#: 88 % in a held-out set of 4-player games with a random mover, read by exclusion.
-SURE = 0.9
-LIKELY = 0.5
 
 
 def how_sure(weight: float) -> str:
