@@ -384,3 +384,16 @@ def test_the_workers_roots_together_are_as_broad_as_one_tree_with_their_iteratio
     bot = make_bot("hard", BOARD, CHART, seed=2, budget=Budget(iterations=1600), pool=pool)
     bot.choose(obs)
     assert len(bot.last.result.visits) >= math.ceil(0.5 * math.sqrt(1600))
+
+
+def test_a_worker_that_dies_before_it_is_ready_costs_the_move_nothing():
+    state = midgame(6, 3, 4)
+    obs = state.observation(state.current_player)
+    with SearchPool(2, BOARD, CHART) as p:
+        for pid in p.pids:  # before (or just as) they say they are ready
+            os.kill(pid, signal.SIGKILL)
+        assert wait_gone(p.pids)
+        bot = make_bot("normal", BOARD, CHART, seed=1, budget=Budget(iterations=60), pool=p)
+        move = bot.choose(obs)
+        assert Move(move.src, move.dst) in obs.legal_moves and bot.last.iterations == 60
+        assert not p.usable

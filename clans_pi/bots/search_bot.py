@@ -196,10 +196,11 @@ class SearchBot:
             deadline = start + budget.seconds * (1.0 - SAFETY)
         result = None
         pool = self.pool
-        if pool is not None and pool.usable and pool.ready():
+        if pool is not None and pool.usable:
             try:
-                result = pool.search(job, iterations=budget.iterations, deadline=deadline,
-                                     cancel=cancel)
+                if pool.ready():  # else this move here, while the workers start
+                    result = pool.search(job, iterations=budget.iterations,
+                                         deadline=deadline, cancel=cancel)
             except PoolBroken as exc:  # searched here instead, on one core
                 if cancel is not None and cancel.is_set():
                     raise Cancelled() from None  # e.g. systemctl stop: the workers went first
