@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import traceback
 from collections.abc import Mapping
 from typing import TextIO
 
@@ -78,3 +79,13 @@ def setup_logging(level: str | None = None, *, stream: TextIO | None = None,
         logging.getLogger(__name__).warning(
             "CLANS_PI_LOG=%r is not one of %s; logging at info", name, ", ".join(LEVELS))
     return handler
+
+
+def where(exc: BaseException) -> str:
+    """``file.py:line`` where ``exc`` was raised: for a log line that must not carry the
+    exception's message (it could name a clan, R22)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{os.path.basename(last.filename)}:{last.lineno}"

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ..logs import where
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
@@ -165,12 +166,15 @@ def run_job(
     iterations: int | None = None,
     deadline: float | None = None,
     cancel: Any = None,
+    state: GameState | None = None,
 ) -> Result:
     """Search ``job`` here (worker number ``part``), starting from the kept tree when the
-    job allows it and keeping the new one in ``trees``."""
-    state = GameState(board, chart, job.players, job.clans, job.initial_huts)
-    for move in job.moves:
-        state.push(move, undo=False)
+    job allows it and keeping the new one in ``trees``. ``state``: the job's game, when the
+    caller has rebuilt it already (left unchanged)."""
+    if state is None:
+        state = GameState(board, chart, job.players, job.clans, job.initial_huts)
+        for move in job.moves:
+            state.push(move, undo=False)
     seed = job.seed if part == 0 or job.seed is None else f"{job.seed}:w{part}"
     rng = random.Random(seed) if seed is not None else random.Random()
     if job.weighted:
@@ -384,12 +388,7 @@ def _serve(index: int, conn: Connection, live: Any, board_data: Any, chart_data:
         except Cancelled:
             answer = (serial, "cancelled", None)
         except Exception as exc:  # told to the game; only where, never the message (R22)
-            tb = exc.__traceback__
-            while tb is not None and tb.tb_next is not None:
-                tb = tb.tb_next
-            at = f"{os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}" \
-                if tb is not None else "?"
-            answer = (serial, "error", f"{type(exc).__name__} at {at}")
+            answer = (serial, "error", f"{type(exc).__name__} at {where(exc)}")
         try:
             conn.send(answer)
         except OSError:

@@ -206,7 +206,7 @@ class SearchBot:
                     raise Cancelled() from None  # e.g. systemctl stop: the workers went first
                 log.warning("searching on one core: %s", exc)
         if result is None:
-            result = run_job(job, self.board, self.chart, self._trees,
+            result = run_job(job, self.board, self.chart, self._trees, state=state,
                              iterations=budget.iterations, deadline=deadline, cancel=cancel)
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return result.move

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import threading
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots.base import Bot, Cancelled
 from ..i18n import _
+from ..logs import where
 from ..rules.moves import Move
 from ..session import COMPUTER_KINDS, HUMAN, Session
 
@@ -118,16 +117,6 @@ class Hint:
     seat: int
     worker: Worker
     seen: bool = False
-
-
-def where(exc: BaseException) -> str:
-    """``file.py:line`` where ``exc`` was raised: for a log line that must not carry the
-    exception's message (it could name a clan, R22)."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    if not frames:
-        return "?"
-    last = frames[-1]
-    return f"{os.path.basename(last.filename)}:{last.lineno}"
 
 
 def private_view(session: Session, seat: int) -> Observation:
