@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -125,16 +126,35 @@ class GameStore:
             self._unkept = None
 
     def _record(self, session: Session) -> Path:
+        """Write the finished game's record once: its name ends with a checksum of the game
+        itself (deal and moves), so keeping the same game again finds its file."""
         record = session.to_record()
-        text = json.dumps(record, indent=1) + "\n"
+        game = checksum(json.dumps(record, indent=1) + "\n")[:10]
+        existing = [p for p in self.records.glob(f"*-{game}.json")]
+        if existing:
+            return existing[0]
+        # What the table knew besides the moves (read by clans_pi.history): when it ended,
+        # where everyone sat, their pictures and who played each seat.
+        record["table"] = {
+            "ended": datetime.now().astimezone().isoformat(timespec="seconds"),
+            "seats": [{"name": s.name, "avatar": s.avatar, "kind": s.kind}
+                      for s in session.seats],
+        }
         self.records.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        name = f"{stamp}-{checksum(text)[:10]}.json"
-        existing = [p for p in self.records.glob(f"*-{checksum(text)[:10]}.json")]
-        path = existing[0] if existing else self.records / name
-        if not existing:
-            write_atomic(path, text)
+        path = self.records / f"{time.strftime('%Y%m%d-%H%M%S')}-{game}.json"
+        write_atomic(path, json.dumps(record, indent=1) + "\n")
         return path
+
+    def add_guesses(self, path: Path, guesses: list[dict[str, Any]]) -> None:
+        """Add the computer players' final guesses (``{"by", "of", "clan", "weight"}``,
+        players in turn order) to the record at ``path``, written at the reveal once they
+        are worked out. Raises OSError (a card that refuses writes) or ValueError (the
+        record is no longer a JSON object)."""
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}: not a record")
+        record["guesses"] = guesses
+        write_atomic(path, json.dumps(record, indent=1) + "\n")
 
     # ------------------------------------------------------------ loading
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import _
+from .i18n import N_, _
 from .rules.board import Board
 from .rules.constants import BIG_GROUP, MAX_PLAYERS, MIN_PLAYERS
 from .rules.epochs import EpochChart
@@ -32,6 +32,19 @@ HUMAN = "human"
 #: Computer players, weakest first: the bots' levels (clans_pi.bots.base.LEVELS).
 COMPUTER_KINDS = ("easy", "normal", "hard")
 SEAT_KINDS = (HUMAN, *COMPUTER_KINDS)
+LEVEL_LABEL = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
+
+
+def level_label(kind: str) -> str:
+    """A computer level's name in the language in use."""
+    return _(LEVEL_LABEL[kind]) if kind in LEVEL_LABEL else kind.capitalize()
+
+
+def kind_label(kind: str) -> str:
+    """Who plays a seat, in words: "Person", "Computer: Hard", ..."""
+    if kind == HUMAN:
+        return _("Person")
+    return _("Computer: {level}").format(level=level_label(kind))
 
 
 @dataclass(frozen=True, slots=True)

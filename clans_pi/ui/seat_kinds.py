@@ -3,27 +3,16 @@ levels, whose name is its picture's animal and its level, e.g. "Owl (Hard)".
 
 A typed name cannot hold brackets (the on-screen keyboard has none; a physical keyboard's
 are refused), so a computer player's name never equals a person's.
+
+The levels' words (:func:`level_label`, :func:`kind_label`) live with the seats in
+:mod:`clans_pi.session`: the past games' scoreboard names computers by them too.
 """
 
 from __future__ import annotations
 
-from ..i18n import N_, _
-from ..session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat
+from ..i18n import _
+from ..session import COMPUTER_KINDS, HUMAN, LEVEL_LABEL, SEAT_KINDS, Seat, kind_label, level_label
 from .avatars import AVATARS, avatar
-
-LEVEL_LABEL = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
-
-
-def level_label(kind: str) -> str:
-    """A computer level's name in the language in use."""
-    return _(LEVEL_LABEL[kind]) if kind in LEVEL_LABEL else kind.capitalize()
-
-
-def kind_label(kind: str) -> str:
-    """The seat-kind button's label: "Person", "Computer: Hard", ..."""
-    if kind == HUMAN:
-        return _("Person")
-    return _("Computer: {level}").format(level=level_label(kind))
 
 
 def next_kind(kind: str) -> str:
@@ -85,3 +74,7 @@ def seats_from_names(names: list[str]) -> list[Seat]:
     free = iter(a.key for a in AVATARS if a.key not in used)
     return [s if s is not None else Seat(name, next(free, "")) for s, name in zip(seats, names,
                                                                                   strict=True)]
+
+
+__all__ = ["LEVEL_LABEL", "computer_name", "default_name", "kind_label", "level_label",
+           "next_kind", "seats_from_names", "with_kind"]

@@ -1,0 +1,189 @@
+"""The past games' index: every finished game's record in the state directory's ``records/``,
+read once and kept in memory, newest first. The records are the only source of truth: the
+index is derived from them and follows them (:meth:`History.refresh` re-reads only files
+that are new or changed since, and forgets files that are gone). A damaged record drops out
+with one log line, never a crash; :attr:`History.damaged` says which and why.
+
+Deleting a game deletes its record; merging a renamed person's old games under their new
+name rewrites those records' names (atomically, :func:`clans_pi.files.write_atomic`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..files import write_atomic
+from ..rules.board import Board
+from ..rules.epochs import EpochChart
+from ..rules.errors import ClansError
+from .past_game import PastGame, read_past_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged:
+    """A record the index could not use: its file name and what is wrong, in one line."""
+
+    file: str
+    problem: str
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """What a merge of names did: records rewritten, and records left as they were because
+    both names played in that game (the family's two different people)."""
+
+    changed: int
+    skipped: int
+
+
+class History:
+    """The finished games kept in ``records`` (a directory; it need not exist yet)."""
+
+    def __init__(self, records: str | Path, board: Board, chart: EpochChart) -> None:
+        self.dir = Path(records)
+        self.board = board
+        self.chart = chart
+        # file name -> ((size, mtime_ns), the game or what is wrong with it)
+        self._seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]] = {}
+        self._lock = threading.Lock()  # the app reads it in the background at start
+        self._games: list[PastGame] = []
+
+    # ------------------------------------------------------------ reading
+
+    def refresh(self) -> list[PastGame]:
+        """Bring the index up to date with the records on the card (new, changed, deleted
+        files) and return the games, newest first. A directory that cannot be read is an
+        empty history (logged)."""
+        with self._lock:
+            try:
+                entries = [e for e in os.scandir(self.dir)
+                           if e.name.endswith(".json") and e.is_file()]
+            except FileNotFoundError:
+                entries = []
+            except OSError as exc:
+                log.warning("cannot read the past games in %s: %s", self.dir, exc)
+                entries = []
+            seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]] = {}
+            for entry in entries:
+                try:
+                    st = entry.stat()
+                except OSError:  # gone meanwhile
+                    continue
+                key = (st.st_size, st.st_mtime_ns)
+                old = self._seen.get(entry.name)
+                if old is not None and old[0] == key:
+                    seen[entry.name] = old
+                    continue
+                found = self._read(Path(entry.path), st.st_mtime)
+                if isinstance(found, Damaged):
+                    log.warning("past game %s left out: %s", found.file, found.problem)
+                seen[entry.name] = (key, found)
+            self._seen = seen
+            games = [g for _k, g in seen.values() if isinstance(g, PastGame)]
+            games.sort(key=lambda g: (g.date, g.file), reverse=True)
+            self._games = games
+            return list(games)
+
+    @property
+    def games(self) -> list[PastGame]:
+        """The games as last refreshed, newest first."""
+        return list(self._games)
+
+    @property
+    def damaged(self) -> list[Damaged]:
+        """The records left out at the last refresh, by file name."""
+        return sorted((g for _k, g in self._seen.values() if isinstance(g, Damaged)),
+                      key=lambda d: d.file)
+
+    def _read(self, path: Path, modified: float) -> PastGame | Damaged:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:
+            return Damaged(path.name, f"not readable ({type(exc).__name__})")
+        try:
+            return read_past_game(data, path.name, self.board, self.chart, modified=modified)
+        except ClansError as exc:
+            return Damaged(path.name, str(exc))
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+            return Damaged(path.name, f"bad value ({type(exc).__name__})")
+
+    def record(self, file: str) -> Any:
+        """The record of ``file`` as parsed JSON (for its replay). Raises ClansError with
+        one line when it is gone or unreadable."""
+        path = self._path(file)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ClansError(f"{file}: the record is gone") from None
+        except (OSError, ValueError, RecursionError) as exc:
+            raise ClansError(f"{file}: not readable ({type(exc).__name__})") from None
+
+    def _path(self, file: str) -> Path:
+        if Path(file).name != file or not file.endswith(".json"):
+            raise ClansError(f"{file!r} is not a record's file name")
+        return self.dir / file
+
+    # ------------------------------------------------------------ changing
+
+    def delete(self, file: str) -> None:
+        """Delete the game kept as ``file`` (its record); the index follows. A record gone
+        already is not an error. Raises OSError when the card refuses."""
+        self._path(file).unlink(missing_ok=True)
+        self.refresh()
+
+    def names(self) -> list[str]:
+        """Every person's name in the past games, in alphabetical order (computers have
+        their level instead: they are not renamed)."""
+        return sorted({p.name for g in self._games for p in g.players if p.is_human},
+                      key=str.casefold)
+
+    def merge(self, old: str, new: str) -> Merged:
+        """Rename the person ``old`` to ``new`` in every past game: their old games count
+        under the new name from now on. A game in which both names played keeps both (two
+        people). Raises OSError when the card refuses a write (the records written so far
+        keep the new name; the rest the old one: nothing is lost)."""
+        if old == new:
+            return Merged(0, 0)
+        changed = skipped = 0
+        for game in self._games:
+            names = [p.name for p in game.players]
+            if old not in names or not game.players[names.index(old)].is_human:
+                continue
+            if new in names:
+                skipped += 1
+                continue
+            path = self._path(game.file)
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                continue
+            except (ValueError, RecursionError):
+                continue  # damaged since: the next refresh says so
+            write_atomic(path, json.dumps(_renamed(data, old, new), indent=1) + "\n")
+            changed += 1
+        self.refresh()
+        return Merged(changed, skipped)
+
+
+def _renamed(data: Any, old: str, new: str) -> Any:
+    """A record with the player ``old`` called ``new`` (its players and its table)."""
+    if not isinstance(data, dict):
+        return data
+    players = data.get("players")
+    if isinstance(players, list):
+        data["players"] = [new if p == old else p for p in players]
+    table = data.get("table")
+    if isinstance(table, dict) and isinstance(table.get("seats"), list):
+        for seat in table["seats"]:
+            if isinstance(seat, dict) and seat.get("name") == old:
+                seat["name"] = new
+    return data
+
