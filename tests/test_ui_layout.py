@@ -4,6 +4,8 @@ strip and panel apart, text fitting its box, touch targets big enough."""
 from __future__ import annotations
 
 import itertools
+import tempfile
+from pathlib import Path
 
 import pygame
 import pytest
@@ -14,6 +16,7 @@ from clans_pi.ui.layout import play_layout, scale_for
 from clans_pi.ui.screens.names import NameScreen
 from clans_pi.ui.screens.play import PlayScreen
 from clans_pi.ui.screens.rules import PAGES
+from tests.history_helpers import CHART, NOW, family_games
 from tests.ui_helpers import (
     BOARD,
     SIZES,
@@ -188,7 +191,47 @@ def _switch_off(app):
     app.ask_switch_off(app.play, game_kept=True)
 
 
+#: Past games on a card, made once for the screens that show them.
+PAST = Path(tempfile.mkdtemp(prefix="clans-past-")) / "records"
+family_games(PAST, 14)
+
+
+def _history(app):
+    from clans_pi.history import History
+
+    app.history = History(PAST, BOARD, CHART)
+    return app.history
+
+
+def _start_with_history(app):
+    _history(app)
+    _wifi_start(app)
+
+
+def _past_games(app):
+    from clans_pi.ui.screens.past_games import PastGamesScreen
+
+    app.show(PastGamesScreen(app, _history(app), back=app.start_menu, now=lambda: NOW))
+
+
+def _past_games_empty(app):
+    from clans_pi.history import History
+    from clans_pi.ui.screens.past_games import PastGamesScreen
+
+    empty = History(Path(tempfile.mkdtemp()) / "records", BOARD, CHART)
+    app.show(PastGamesScreen(app, empty, back=app.start_menu))
+
+
+def _past_games_delete(app):
+    _past_games(app)
+    act(app.screen, "delete0")
+
+
 SCREENS = {
+    "start_with_history": _start_with_history,
+    "past_games": _past_games,
+    "past_games_empty": _past_games_empty,
+    "past_games_delete": _past_games_delete,
     "kiosk_start": _kiosk_start,
     "wifi_start": _wifi_start,
     "wifi": _wifi,

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from ..rules.constants import CLANS
+
 #: How sure a computer was of a guess, in words (the reveal screen's how_sure; the tournament
 #: reports the guesses by them): at least SURE of its weight on the clan it
 #: named, "sure"; at least LIKELY, "likely"; less, "a guess". Words, not a percentage: a
@@ -38,6 +40,7 @@ __all__ = [
     "Summary",
     "brier",
     "expected_calibration_error",
+    "likeliest",
     "outcomes",
     "reliability",
     "summarise",
@@ -173,3 +176,15 @@ def top_bands(guesses: Sequence[Guess], edges: Sequence[float]) -> list[Bin]:
         seen = sum(r for _, r in group) / n if n else float("nan")
         out.append(Bin(lo, hi, n, mean, seen))
     return out
+
+
+def likeliest(dist: object) -> tuple[str | None, float]:
+    """The clan a guess gives most weight to, and that weight; None when unreadable or when
+    two clans share the most weight (the bot could not tell: shown as "?")."""
+    if not isinstance(dist, dict):
+        return None, 0.0
+    weights = sorted(((float(w), c) for c, w in dist.items()
+                      if c in CLANS and isinstance(w, int | float) and w > 0), reverse=True)
+    if not weights or (len(weights) > 1 and weights[0][0] - weights[1][0] < 0.005):
+        return None, 0.0
+    return weights[0][1], min(1.0, weights[0][0])

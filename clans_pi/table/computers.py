@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots.base import Bot, Cancelled
+from ..bots.calibration import likeliest
 from ..i18n import _
 from ..logs import where
 from ..rules.moves import Move
@@ -393,6 +394,27 @@ class Computers:
                 self._guesses[seat] = Worker(f"clans-guess-seat{seat + 1}",
                                              lambda _cancel, bot=bot, obs=obs: bot.guess(obs))
         return self._guesses
+
+    def final_guesses(self, session: Session) -> list[dict[str, object]] | None:
+        """The guesses of ``session``'s end as its record keeps them, once every computer
+        seat's is worked out (None until then, or when none was asked for): for each
+        computer player (``by``) and each other player (``of``, turn order), the clan it
+        named and its weight; a guess that could not tell two clans apart is left out."""
+        if self._guess_session is not session or not self._guesses:
+            return None
+        if any(w is not None and not w.done for w in self._guesses.values()):
+            return None
+        out: list[dict[str, object]] = []
+        for seat, w in sorted(self._guesses.items()):
+            if w is None or w.error is not None or not isinstance(w.result, dict):
+                continue
+            by = session.player_of(seat)
+            for of, dist in sorted(w.result.items()):
+                clan, weight = likeliest(dist)
+                if clan is not None and isinstance(of, int) and of != by:
+                    out.append({"by": by, "of": of, "clan": clan,
+                                "weight": round(weight, 3)})
+        return out
 
     def _stop_guesses(self) -> None:
         for w in self._guesses.values():

@@ -95,6 +95,8 @@ class Table:
         # key), drawn by the screen; None: the pages show the names alone.
         self.seat_picture: Callable[[int, str], bytes | None] | None = None
         self._phone_hint: tuple[int, str] | None = None  # (seat holding, state told it)
+        # The last finished game's record, until the computers' guesses are added to it.
+        self._unguessed: tuple[Session, Path] | None = None
 
     # ------------------------------------------------------------ a game
 
@@ -162,7 +164,28 @@ class Table:
             self._store(lambda: kept.append(store.finish(session)))
         log.info("game over after %d moves", session.public().ply)
         self.tell_status()
+        if kept:
+            self._unguessed = (session, kept[0])  # the computers' guesses join it later
         return kept[0] if kept else None
+
+    def _keep_guesses(self) -> None:
+        """The finished game's record gets the computers' final guesses once they are all
+        worked out (the scoreboard counts how often each player was read right)."""
+        if self._unguessed is None or self.store is None:
+            return
+        session, path = self._unguessed
+        if session is not self.session:
+            self._unguessed = None  # another game: that reveal asked for no guesses
+            return
+        guesses = self.computers.final_guesses(session)
+        if guesses is None:
+            return
+        self._unguessed = None
+        try:
+            self.store.add_guesses(path, guesses)
+        except (OSError, ValueError) as exc:  # the card said so already; the game is kept
+            log.info("the record %s keeps no guesses: %s", path.name, exc)
+            return
 
     def leave(self) -> None:
         """Back to the menu: the last game's clans leave every seat device, an unfinished
@@ -407,6 +430,8 @@ class Table:
         """Start, poll and play computer players' turns (their moves go to the stage);
         True when something changed that the screen shows (a move, a hint, a guess)."""
         changed = self.computers.tick(now)
+        if changed:
+            self._keep_guesses()
         if self._phone_hint is not None:
             self._serve_phone_hint()
         return changed

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from .. import kiosk
+from ..history import History
 from ..i18n import _
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -112,6 +113,8 @@ class App:
         self.table.hint_picture = lambda obs, move: hint_png(board, obs, move, self.look)
         self.table.seat_picture = seat_picture_png
         self.nav = Navigator(self)  # the way between screens
+        # The finished games kept beside the saved game (read from their records).
+        self.history = History(store.records, board, chart) if store is not None else None
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[str] = []  # notices after it, each shown in turn
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
@@ -237,6 +240,9 @@ class App:
 
     def rules(self, back: Callable[[], None], *, from_game: bool = True) -> None:
         self.nav.rules(back, from_game=from_game)
+
+    def past_games(self, back: Callable[[], None]) -> None:
+        self.nav.past_games(back)
 
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no."""

@@ -164,6 +164,47 @@ def draw_wifi(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -
         pygame.draw.arc(surface, color, ring, math.radians(45), math.radians(135), width)
 
 
+def draw_past(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """A clock with an arrow turning back round it (the past games), centred in ``rect``."""
+    side = min(rect.width, rect.height) * 0.8
+    r = pygame.Rect(0, 0, round(side), round(side))
+    r.center = rect.center
+    width = max(2, round(side / 11))
+    # pygame's arcs run anticlockwise from the right (radians): open at the upper left,
+    # where the arrow's head points back.
+    pygame.draw.arc(surface, color, r, math.radians(-210), math.radians(120), width)
+    tip = (r.centerx + math.cos(math.radians(150)) * r.width / 2,
+           r.centery - math.sin(math.radians(150)) * r.height / 2)
+    head = side * 0.22
+    pygame.draw.polygon(surface, color, [(tip[0] - head * 0.7, tip[1] - head * 0.2),
+                                         (tip[0] + head * 0.5, tip[1] - head * 0.5),
+                                         (tip[0] + head * 0.1, tip[1] + head * 0.6)])
+    c = r.center
+    pygame.draw.line(surface, color, c, (c[0], c[1] - side * 0.3), width)
+    pygame.draw.line(surface, color, c, (c[0] + side * 0.22, c[1] + side * 0.1), width)
+
+
+def draw_bin(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """A waste bin (delete), centred in ``rect``."""
+    side = min(rect.width, rect.height) * 0.75
+    r = pygame.Rect(0, 0, round(side * 0.7), round(side))
+    r.center = rect.center
+    width = max(2, round(side / 12))
+    lid = r.top + round(side * 0.2)
+    pygame.draw.line(surface, color, (r.left - side * 0.08, lid), (r.right + side * 0.08, lid),
+                     width)
+    handle = pygame.Rect(0, 0, round(side * 0.3), round(side * 0.14))
+    handle.midbottom = (r.centerx, lid)
+    pygame.draw.rect(surface, color, handle, width)
+    body = [(r.left + side * 0.04, lid + width), (r.right - side * 0.04, lid + width),
+            (r.right - side * 0.1, r.bottom), (r.left + side * 0.1, r.bottom)]
+    pygame.draw.polygon(surface, color, body, width)
+    for k in (-1, 0, 1):
+        x = r.centerx + k * side * 0.16
+        pygame.draw.line(surface, color, (x, lid + side * 0.18), (x, r.bottom - side * 0.14),
+                         max(1, width - 1))
+
+
 def draw_arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
                color: Color, width: int, *, outline: Color | None = (20, 20, 24)) -> None:
     """A straight arrow from ``start`` to ``end`` with a filled head."""

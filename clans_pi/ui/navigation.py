@@ -18,6 +18,7 @@ from ..table.guide import Tip
 from .screens.base import Host
 from .screens.confirm import ConfirmScreen
 from .screens.hint import HintScreen
+from .screens.past_games import PastGamesScreen
 from .screens.peek import PeekScreen
 from .screens.play import PlayScreen
 from .screens.reveal import RevealScreen
@@ -138,6 +139,13 @@ class Navigator:
 
     def rules(self, back: Callable[[], None], *, from_game: bool = True) -> None:
         self.app.show(RulesScreen(self.app, back, from_game=from_game))
+
+    def past_games(self, back: Callable[[], None]) -> None:
+        """The finished games kept on this table; ``back`` leaves them (the start screen,
+        as the family left it)."""
+        app = self.app
+        if app.history is not None:
+            app.show(PastGamesScreen(app, app.history, back=back))
 
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no.

@@ -14,6 +14,7 @@ from ..widgets import Button
 
 if TYPE_CHECKING:
     from ...hardware.seats import SeatDevices
+    from ...history import History
     from ...phones.wifi import Hotspot
     from ...rules.board import Board
     from ...rules.epochs import EpochChart
@@ -59,6 +60,7 @@ class Host(Protocol):
     bots: BotFactory | None  # None: no computer players are offered
     hints: bool
     wifi: Hotspot | None  # the Wi-Fi the phones join, when the settings name one
+    history: History | None  # the finished games kept on this table; None: none are kept
 
     def clock(self) -> int: ...
 
@@ -90,6 +92,10 @@ class Host(Protocol):
     def rules(self, back: Callable[[], None], *, from_game: bool = True) -> None: ...
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None: ...
     def quit(self, status: int = 0) -> None: ...
+    def past_games(self, back: Callable[[], None]) -> None: ...
+
+    def notify(self, text: str) -> None:
+        """A short message over the screen for everyone (never a clan)."""
 
     # the game
     def play_move(self, src: int, dst: int,

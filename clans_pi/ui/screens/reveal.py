@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ...bots.calibration import LIKELY, SURE
+from ...bots.calibration import LIKELY, SURE, likeliest
 from ...i18n import N_, _
-from ...rules.constants import CLANS
 from ...session import Session
 from ..canvas import Canvas
 from ..icons import draw_crown, hut_icon
@@ -151,7 +150,7 @@ class RevealScreen(Screen):
         h = line.height
         for k, cell in zip(others, split_h(rest, *[1] * len(others), gap=h // 2), strict=True):
             p = session.player_of(k)
-            clan, sure = _likeliest(guess.get(p))
+            clan, sure = likeliest(guess.get(p))
             pic = pygame.Rect(cell.left, cell.top, h, h)
             draw_avatar(canvas, session.seats[k], k, pic)
             text = pygame.Rect(pic.right + 3, cell.top, cell.right - pic.right - 3, h)
@@ -179,15 +178,3 @@ def how_sure(weight: float) -> str:
         return _("likely")
     # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
     return _("a guess")
-
-
-def _likeliest(dist: object) -> tuple[str | None, float]:
-    """The clan a guess gives most weight to, and that weight; None when unreadable or when
-    two clans share the most weight (the bot could not tell: shown as "?")."""
-    if not isinstance(dist, dict):
-        return None, 0.0
-    weights = sorted(((float(w), c) for c, w in dist.items()
-                      if c in CLANS and isinstance(w, int | float) and w > 0), reverse=True)
-    if not weights or (len(weights) > 1 and weights[0][0] - weights[1][0] < 0.005):
-        return None, 0.0
-    return weights[0][1], min(1.0, weights[0][0])

@@ -16,8 +16,8 @@ from ...i18n import LANGUAGES, _, language, ngettext
 from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
-from ..canvas import Canvas
-from ..icons import draw_globe, draw_power, draw_wifi
+from ..canvas import LEAST_PX, LEAST_PX_SMALL, Canvas, fit_size, text_width
+from ..icons import draw_globe, draw_past, draw_power, draw_wifi
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
 from ..seat_kinds import default_name, kind_label, next_kind, with_kind
@@ -103,12 +103,31 @@ class StartScreen(Screen):
         wifi = self.app.wifi is not None
         wifi_row = wifi and h > w
         wifi_icon = wifi and not wifi_row and bottom.width < (17 if pairing else 12) * u
-        wifi_weight = [] if not wifi or wifi_row else [0.5] if wifi_icon else [1.6]
+        wifi_weight = [] if not wifi or wifi_row else [0.6] if wifi_icon else [1.6]
         # Its room comes from Rules and Start, whose words are short.
         narrow = wifi and not wifi_row
-        weights = [0.85 if narrow else 1.0, *([1.2] if pairing else []), *wifi_weight,
-                   *([1.5] if guide else []), 1.75 if narrow else 2.0]
-        rules, *middle, start = split_h(bottom, *weights, gap=pad)
+        # The past games (when the table keeps them): their symbol and words, or only the
+        # symbol where the words would not fit.
+        past = self.app.history is not None
+        least = LEAST_PX if min(self.size) >= 480 else LEAST_PX_SMALL  # as the canvas draws
+
+        def row(past_weight: float) -> list[pygame.Rect]:
+            weights = [0.85 if narrow else 1.0, *([past_weight] if past else []),
+                       *([1.2] if pairing else []), *wifi_weight, *([1.5] if guide else []),
+                       1.75 if narrow else 2.0]
+            return split_h(bottom, *weights, gap=pad)
+
+        cells = row(1.5)
+        # The guide's button has the longest words: it keeps its room on narrow screens.
+        past_label = (past and _fits_with_icon(_("Past games"), cells[1], self.px(20), least)
+                      and (not guide or bottom.width >= 12 * u))
+        if past and not past_label:
+            cells = row(0.6)
+        rules, *middle, start = cells
+        if past:
+            self.buttons.append(Button("past_games", middle.pop(0),
+                                       _("Past games") if past_label else "",
+                                       self._past_games, px=self.px(20), draw_icon=draw_past))
         if pairing:
             self.buttons.append(Button("pair", middle.pop(0), _("Handhelds"), self._pair,
                                        px=self.px(20)))
@@ -120,10 +139,14 @@ class StartScreen(Screen):
                 bottom = bottom.union(at)  # the cards end above it
         if guide:
             on = self.app.guide.on
-            self.buttons.append(Button(
-                "guide", middle.pop(0), _("First-game guide: on") if on else
-                _("First-game guide: off"), self._switch_guide,
-                px=self.px(18)))
+            cell = middle.pop(0)
+            label = _("First-game guide: on") if on else _("First-game guide: off")
+            if not _fits_with_icon(label, cell, self.px(18), least, icon=False):
+                # TRANSLATORS: the start screen's first-game guide button where
+                # "First-game guide: on" does not fit (a narrow screen).
+                label = _("Guide: on") if on else _("Guide: off")
+            self.buttons.append(Button("guide", cell, label, self._switch_guide,
+                                       px=self.px(18)))
         self.buttons.append(Button("rules", rules, _("Rules"), self._rules, px=self.px(20)))
         self.buttons.append(Button("start", start, _("Start the game"), self._start,
                                    style="primary", px=self.px(24)))
@@ -276,5 +299,20 @@ class StartScreen(Screen):
     def _rules(self) -> None:
         self.app.rules(lambda: self.app.show(self), from_game=False)
 
+    def _past_games(self) -> None:
+        self.app.past_games(lambda: self.app.show(self))
+
     def _start(self) -> None:
         self.app.new_game(self.seats, phones={k for k in range(self.count) if self.is_phone(k)})
+
+
+def _fits_with_icon(label: str, cell: pygame.Rect, px: int, least: int, *,
+                    icon: bool = True) -> bool:
+    """Whether a button ``cell`` holds its symbol (unless ``icon`` is False) and ``label``
+    (shrunk at most to 80 %, and never under ``least``, the screen's least size), as
+    :class:`~clans_pi.ui.widgets.Button` would draw it."""
+    short = min(cell.size)
+    inner = cell.inflate(-max(6, short // 4), -max(4, short // 6))
+    room = inner.width - (inner.height + 4 if icon else 0)
+    least = max(round(px * 0.8), least)
+    return room > 0 and text_width(label, fit_size(label, px, room, least)) <= room
