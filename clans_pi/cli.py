@@ -1,4 +1,4 @@
-"""The ``clans-pi`` command: play, show the board, replay a record.
+"""The ``clans-pi`` command: play, show the board, replay a record, list the past games.
 
 Errors in what the user gave us (files, records, options) print one line and exit 1;
 never a traceback.
@@ -135,6 +135,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the board as JSON")
     p.set_defaults(run=_board)
 
+    p = sub.add_parser("history", help="list the finished games kept in a state directory and "
+                       "print the scoreboard")
+    common(p)
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="the game's state directory (default: $STATE_DIRECTORY, else "
+                   "~/.local/state/clans-pi); its records/ holds the finished games")
+    p.add_argument("--json", action="store_true",
+                   help='print {"games": [...], "scoreboard": [...]} as JSON')
+    p.set_defaults(run=_history)
+
     p = sub.add_parser("replay", help="check a game record move by move and print the outcome")
     common(p)
     p.add_argument("file", metavar="FILE", help="a clans-record/1 JSON file, or - for stdin")
@@ -216,6 +226,43 @@ def _describe_board(board: Board) -> str:
         "neighbours: " + ", ".join(f"{n} with {d}" for d, n in sorted(degrees.items())),
     ]
     return "\n".join(lines)
+
+
+def _history(args: argparse.Namespace) -> int:
+    from .history import History, recent_since, scoreboard
+
+    board, chart = load_board(args.board), load_chart(args.chart)
+    state_dir = Path(args.state_dir) if args.state_dir else user_state_dir()
+    if not state_dir.is_dir():
+        raise ClansError(f"--state-dir {state_dir}: no such directory")
+    history = History(state_dir / "records", board, chart)
+    games = history.refresh()
+    for damaged in history.damaged:  # the list goes on without them
+        print(f"clans-pi history: {damaged.file} left out: {damaged.problem}", file=sys.stderr)
+    standings = scoreboard(games)
+    if args.json:
+        print(json.dumps({"games": [g.to_json() for g in games],
+                          "scoreboard": [s.to_json() for s in standings]}, indent=1))
+        return 0
+    if not games:
+        print(f"No finished games in {state_dir / 'records'}.")
+        return 0
+    print(f"{len(games)} finished games in {state_dir / 'records'}, newest first:")
+    for g in games:
+        players = ", ".join(f"{p.name} {p.score}{'*' if p.winner else ''}" for p in g.players)
+        print(f"  {g.date:%Y-%m-%d %H:%M}  {players}  ({g.end.replace('_', ' ')}, "
+              f"{g.moves} moves)  {g.file}")
+    for title, rows in (("Scoreboard, all time", standings),
+                        ("Last 30 days", scoreboard(games, since=recent_since()))):
+        print(f"\n{title}:")
+        if not rows:
+            print("  no games")
+            continue
+        width = max(len(r.name) for r in rows)
+        print(f"  {'':{width}}  games   wins  average  best")
+        for r in rows:
+            print(f"  {r.name:{width}}  {r.games:5}  {r.wins:5.3g}  {r.average:7.1f}  {r.best:4}")
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:

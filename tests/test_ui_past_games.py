@@ -1,0 +1,175 @@
+"""The past games' list on the touchscreen (issue 18): reached from the start screen and
+back to it as the family left it, newest first, scrolled by dragging to the thousandth game,
+a game deleted only after a question, a finished game there at once with the computers'
+final guesses kept in its record."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pygame
+
+from clans_pi.history import History
+from clans_pi.persistence import GameStore
+from clans_pi.rules.record import replay
+from clans_pi.session import Seat, Session
+from clans_pi.ui.app import App
+from clans_pi.ui.screens.past_games import PastGamesScreen, day_text, fit_name
+from tests.bot_fakes import WAIT_S, Bots
+from tests.history_helpers import NOW, family_games
+from tests.ui_helpers import BOARD, CHART, FakeClock, act, offscreen_app
+
+
+def _app(tmp_path, n=0, size=(800, 480)):
+    if n:
+        family_games(tmp_path / "records", n)
+    clock = FakeClock()
+    app = App(BOARD, CHART, size=size, rng=random.Random(1), clock=clock, record=True,
+              store=GameStore(tmp_path))
+    return app, clock
+
+
+def _texts(app):
+    app.redraw()
+    return [d.name for d in app.canvas.records if d.kind == "text"]
+
+
+def _list(app) -> PastGamesScreen:
+    act(app.screen, "past_games")
+    assert isinstance(app.screen, PastGamesScreen)
+    app.screen._now = lambda: NOW
+    return app.screen
+
+
+def test_the_start_screen_offers_the_past_games_only_when_the_table_keeps_them(tmp_path):
+    app, _ = offscreen_app()
+    app.start_menu()
+    assert "past_games" not in [b.name for b in app.screen.buttons]  # nothing is kept
+    app, _ = _app(tmp_path)
+    app.start_menu()
+    assert app.screen.button("past_games").enabled
+
+
+def test_back_from_the_past_games_is_the_start_screen_as_it_was_left(tmp_path):
+    app, _ = _app(tmp_path, 3)
+    app.start_menu()
+    start = app.screen
+    act(start, "players2")
+    _list(app)
+    act(app.screen, "back")
+    assert app.screen is start and start.count == 2
+
+
+def test_the_list_is_newest_first_with_players_scores_and_winners(tmp_path):
+    app, _ = _app(tmp_path, 5)
+    app.start_menu()
+    screen = _list(app)
+    texts = _texts(app)
+    games = History(tmp_path / "records", BOARD, CHART).refresh()
+    first, second = games[0], games[1]
+    assert texts.index("Today") < texts.index(str(first.players[0].score))
+    for p in first.players:
+        assert p.name in texts
+    targets = [d.name for d in app.canvas.records if d.kind == "target"]
+    shown = [t.removeprefix("game:") for t in targets if t.startswith("game:")]
+    assert shown[:2] == [first.file, second.file]
+    assert len(shown) == screen.per_page
+    assert "Yesterday" in texts  # the second game ended 20 hours before the first
+
+
+def test_dragging_scrolls_to_the_last_of_many_games_and_a_tap_is_not_a_drag(tmp_path):
+    app, _ = _app(tmp_path, 30)
+    app.start_menu()
+    screen = _list(app)
+    step = screen.row_h + screen.gap
+    x = screen.list.centerx
+    y = screen.list.bottom - 5
+    screen.pointer_down((x, y))
+    screen.pointer_move((x, y - 3 * step))  # a finger dragging up three rows
+    screen.pointer_up((x, y - 3 * step))
+    assert screen.top == 3
+    assert isinstance(app.screen, PastGamesScreen)  # a drag opens nothing
+    for _ in range(20):
+        screen.pointer_down((x, y))
+        screen.pointer_move((x, screen.list.top))
+        screen.pointer_up((x, screen.list.top))
+    assert screen.top == 30 - screen.per_page
+    app.redraw()
+    targets = [d.name for d in app.canvas.records if d.kind == "target"]
+    last = History(tmp_path / "records", BOARD, CHART).refresh()[-1]
+    assert f"game:{last.file}" in targets
+    screen.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_PAGEUP))
+    assert screen.top == 30 - 2 * screen.per_page
+
+
+def test_a_game_is_deleted_only_after_the_question(tmp_path):
+    app, _ = _app(tmp_path, 4)
+    app.start_menu()
+    screen = _list(app)
+    newest = screen.games[0]
+    act(screen, "delete0")
+    assert app.screen.name == "confirm"
+    assert newest.winners[0] in app.screen.text
+    act(app.screen, "confirm_no")
+    assert app.screen is screen and (tmp_path / "records" / newest.file).exists()
+    act(screen, "delete0")
+    act(app.screen, "confirm_yes")
+    assert app.screen is screen
+    assert not (tmp_path / "records" / newest.file).exists()
+    assert [g.file for g in screen.games] == [g.file for g in History(
+        tmp_path / "records", BOARD, CHART).refresh()]
+    assert len(screen.games) == 3
+
+
+def test_no_games_yet_says_so(tmp_path):
+    app, _ = _app(tmp_path)
+    app.start_menu()
+    _list(app)
+    app.redraw()
+    assert [d.name for d in app.canvas.records if d.kind == "paragraph"] == [
+        "No finished game yet. Every game played "]  # (a paragraph is noted by its start)
+    assert not [d for d in app.canvas.records if d.name.startswith("game:")]
+
+
+def test_dates_and_long_names():
+    assert day_text(NOW, NOW) == "Today"
+    assert day_text(NOW.replace(day=24), NOW) == "Yesterday"
+    assert day_text(NOW.replace(year=2025, month=3, day=9), NOW) == "9/3/2025"
+    pygame.font.init()
+    assert fit_name("Maximilianne", 18, 400) == "Maximilianne"
+    short = fit_name("Maximilianne", 18, 60)
+    assert short.endswith("…") and len(short) < len("Maximilianne")
+
+
+def test_a_game_finished_at_the_table_is_listed_with_the_computers_guesses(tmp_path):
+    """Played to its end and revealed: the record is kept at once, and once the computers'
+    final guesses are worked out they join it; the list and its read-right counts follow."""
+    app, clock = _app(tmp_path)
+    app.table.bots = Bots()
+    seats = [Seat("Anna", "fox"), Seat("Owl (Hard)", "owl", "hard"),
+             Seat("Bear (Normal)", "bear", "normal")]
+    session = Session.new(seats, BOARD, CHART, random.Random(3))
+    rng = random.Random(3)
+    while not session.is_over:
+        m = session.public().legal_moves[int(rng.random() * len(session.public().legal_moves))]
+        session.play(m.src, m.dst, m.order)
+    app.table.session = session
+    app.reveal()
+    for w in app.table.computers.guesses(session).values():
+        assert w is not None and w.join(WAIT_S)
+    app.tick(clock())
+    (path,) = (tmp_path / "records").iterdir()
+    record = json.loads(path.read_text())
+    state = replay(record, BOARD, CHART)
+    bys = {g["by"] for g in record["guesses"]}
+    assert bys == {state.players.index("Owl (Hard)"), state.players.index("Bear (Normal)")}
+    assert all(g["by"] != g["of"] for g in record["guesses"])
+    app.start_menu()
+    screen = _list(app)
+    (game,) = screen.games
+    anna = next(p for p in game.players if p.name == "Anna")
+    assert anna.guessed == 2  # both computers guessed Anna's clan
+    right = sum(g["clan"] == state.clan_of(g["of"]) for g in record["guesses"]
+                if g["of"] == state.players.index("Anna"))
+    assert anna.read_right == right
