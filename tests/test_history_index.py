@@ -223,3 +223,65 @@ def test_record_errors_are_one_line(tmp_path):
     with pytest.raises(RecordError) as info:
         read_past_game({"format": "clans-record/1"}, "x.json", BOARD, CHART)
     assert "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------------ the index's cache
+
+
+def _counting(monkeypatch):
+    read = []
+    real = past_game_module.replay
+    monkeypatch.setattr(past_game_module, "replay",
+                        lambda *a, **k: read.append(1) or real(*a, **k))
+    return read
+
+
+def test_the_next_start_replays_no_record_the_cache_still_matches(tmp_path, monkeypatch):
+    records = tmp_path / "records"
+    paths = family_games(records, 5)
+    (records / "bad.json").write_text("{")
+    first = _history(tmp_path)
+    games = first.refresh()
+    assert first.cache.exists()
+    read = _counting(monkeypatch)
+    again = _history(tmp_path)
+    assert again.refresh() == games and read == []
+    assert [d.file for d in again.damaged] == ["bad.json"]  # remembered too
+    record = json.loads(paths[2].read_text())
+    record["players"] = list(record["players"])  # rewritten: another size or time
+    paths[2].write_text(json.dumps(record) + "\n")
+    third = _history(tmp_path)
+    assert third.refresh() == games and read == [1]  # only the changed record
+
+
+@pytest.mark.parametrize("cache", ["{", "[]", '{"key": 1}', '{"records": {"x.json": 5}}'])
+def test_a_damaged_cache_is_rebuilt_from_the_records(tmp_path, cache):
+    family_games(tmp_path / "records", 3)
+    games = _history(tmp_path).refresh()
+    history = _history(tmp_path)
+    history.cache.write_text(cache)
+    assert history.refresh() == games
+
+
+def test_a_cache_of_another_chart_is_not_used(tmp_path, monkeypatch):
+    family_games(tmp_path / "records", 2)
+    _history(tmp_path).refresh()
+    doc = json.loads((tmp_path / "past-games-index.json").read_text())
+    doc["key"]["chart"] = {"other": True}
+    (tmp_path / "past-games-index.json").write_text(json.dumps(doc))
+    read = _counting(monkeypatch)
+    assert len(_history(tmp_path).refresh()) == 2 and read == [1, 1]
+
+
+def test_a_card_that_refuses_the_cache_still_lists_the_games(tmp_path, monkeypatch, caplog):
+    from clans_pi.history import index
+
+    family_games(tmp_path / "records", 3)
+
+    def refuse(*_a, **_k):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(index, "write_atomic", refuse)
+    with caplog.at_level(logging.INFO):
+        assert len(_history(tmp_path).refresh()) == 3
+    assert any("cannot keep" in r.getMessage() for r in caplog.records)

@@ -4,6 +4,13 @@ index is derived from them and follows them (:meth:`History.refresh` re-reads on
 that are new or changed since, and forgets files that are gone). A damaged record drops out
 with one log line, never a crash; :attr:`History.damaged` says which and why.
 
+Reading a record means replaying it through the engine (about 1 ms a game here, four times
+that on a Pi), so what the index derived is also kept in ``past-games-index.json`` beside
+the records' directory: at the next start a record whose size and time are those noted
+there is not replayed again. That file is only a cache: it is checked against the records
+on every refresh, rebuilt when it is missing, damaged or from another version, board or
+chart, and a card that refuses to write it only makes the next start slower.
+
 Deleting a game deletes its record; merging a renamed person's old games under their new
 name rewrites those records' names (atomically, :func:`clans_pi.files.write_atomic`).
 """
@@ -22,9 +29,14 @@ from ..files import write_atomic
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
-from .past_game import PastGame, read_past_game
+from .past_game import PastGame, game_from_json, game_to_json, read_past_game
 
 log = logging.getLogger(__name__)
+
+#: The cache of what the index derived from the records, beside their directory.
+CACHE_NAME = "past-games-index.json"
+#: Its format: a change to what it holds (PastGame, PastPlayer) must change this.
+CACHE_FORMAT = "clans-past-games-index/1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +67,8 @@ class History:
         self._seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]] = {}
         self._lock = threading.Lock()  # the app reads it in the background at start
         self._games: list[PastGame] = []
+        self.cache = self.dir.parent / CACHE_NAME
+        self._cache_read = False
 
     # ------------------------------------------------------------ reading
 
@@ -63,6 +77,9 @@ class History:
         files) and return the games, newest first. A directory that cannot be read is an
         empty history (logged)."""
         with self._lock:
+            if not self._cache_read:
+                self._cache_read = True
+                self._seen = self._read_cache()
             try:
                 entries = [e for e in os.scandir(self.dir)
                            if e.name.endswith(".json") and e.is_file()]
@@ -86,6 +103,9 @@ class History:
                 if isinstance(found, Damaged):
                     log.warning("past game %s left out: %s", found.file, found.problem)
                 seen[entry.name] = (key, found)
+            if seen.keys() != self._seen.keys() or any(
+                    seen[f][0] != self._seen[f][0] for f in seen):
+                self._write_cache(seen)
             self._seen = seen
             games = [g for _k, g in seen.values() if isinstance(g, PastGame)]
             games.sort(key=lambda g: (g.date, g.file), reverse=True)
@@ -102,6 +122,53 @@ class History:
         """The records left out at the last refresh, by file name."""
         return sorted((g for _k, g in self._seen.values() if isinstance(g, Damaged)),
                       key=lambda d: d.file)
+
+    # ------------------------------------------------------------ the cache
+
+    def _cache_key(self) -> dict[str, Any]:
+        return {"format": CACHE_FORMAT, "board": self.board.id, "chart": self.chart.to_dict()}
+
+    def _read_cache(self) -> dict[str, tuple[tuple[int, int], PastGame | Damaged]]:
+        """What the last run derived, or nothing when the cache is missing, damaged or
+        was made by another version, board or chart (then every record is read)."""
+        try:
+            doc = json.loads(self.cache.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, RecursionError) as exc:
+            log.info("%s not used: %s", self.cache, type(exc).__name__)
+            return {}
+        if not isinstance(doc, dict) or doc.get("key") != self._cache_key():
+            return {}
+        seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]] = {}
+        try:
+            for file, entry in doc["records"].items():
+                key = (int(entry["size"]), int(entry["mtime_ns"]))
+                if "problem" in entry:
+                    seen[file] = (key, Damaged(file, str(entry["problem"])))
+                else:
+                    seen[file] = (key, game_from_json(file, entry["game"]))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            log.info("%s not used: %s", self.cache, type(exc).__name__)
+            return {}
+        return seen
+
+    def _write_cache(self, seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]]) -> None:
+        records: dict[str, Any] = {}
+        for file, ((size, mtime), found) in seen.items():
+            entry: dict[str, Any] = {"size": size, "mtime_ns": mtime}
+            if isinstance(found, Damaged):
+                entry["problem"] = found.problem
+            else:
+                entry["game"] = game_to_json(found)
+            records[file] = entry
+        doc = {"key": self._cache_key(), "records": records}
+        try:
+            if not self.cache.parent.is_dir():
+                return  # no state directory (yet): nothing to keep the cache in
+            write_atomic(self.cache, json.dumps(doc, separators=(",", ":")))
+        except OSError as exc:  # a read-only card: the next start reads every record
+            log.info("cannot keep %s: %s", self.cache, exc)
 
     def _read(self, path: Path, modified: float) -> PastGame | Damaged:
         try:

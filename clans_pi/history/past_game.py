@@ -167,3 +167,26 @@ def _reads(raw: Any, state: GameState) -> tuple[list[int], list[int]]:
         guessed[of] += 1
         right[of] += clan == state.clan_of(of)
     return right, guessed
+
+
+def game_to_json(game: PastGame) -> dict[str, Any]:
+    """Everything in ``game`` as JSON (the index's cache; :func:`game_from_json` reads it)."""
+    return {"date": game.date.isoformat(), "end": game.end, "moves": game.moves,
+            "players": [[p.name, p.avatar, p.kind, p.clan, p.clan_points, p.chips, p.score,
+                         p.winner, p.read_right, p.guessed] for p in game.players]}
+
+
+def game_from_json(file: str, data: Any) -> PastGame:
+    """The game :func:`game_to_json` wrote; raises KeyError, TypeError or ValueError."""
+    players = []
+    for row in data["players"]:
+        name, avatar, kind, clan, points, chips, score, winner, right, guessed = row
+        if not (isinstance(name, str) and isinstance(avatar, str) and isinstance(kind, str)
+                and clan in CLANS and isinstance(winner, bool)):
+            raise ValueError("bad player")
+        players.append(PastPlayer(name, avatar, kind, clan, int(points), int(chips),
+                                  int(score), winner, int(right), int(guessed)))
+    date = datetime.fromisoformat(data["date"])
+    if date.tzinfo is None or not players:
+        raise ValueError("bad game")
+    return PastGame(file, date, tuple(players), str(data["end"]), int(data["moves"]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import signal
+import threading
 from collections.abc import Sequence
 from contextlib import nullcontext
 from pathlib import Path
@@ -103,6 +104,9 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
                   kiosk=kiosk, wifi=settings.hotspot)
         if dim_problem:
             app.notify(dim_problem)
+        if app.history is not None:  # the past games' index, read while the family sits down
+            threading.Thread(target=app.history.refresh, name="clans-history",
+                             daemon=True).start()
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
         signal.signal(signal.SIGTERM, lambda _sig, _frame: app.quit())
