@@ -259,9 +259,11 @@ def _history(args: argparse.Namespace) -> int:
             print("  no games")
             continue
         width = max(len(r.name) for r in rows)
-        print(f"  {'':{width}}  games   wins  average  best")
+        print(f"  {'':{width}}  games   wins  average  best  read right")
         for r in rows:
-            print(f"  {r.name:{width}}  {r.games:5}  {r.wins:5.3g}  {r.average:7.1f}  {r.best:4}")
+            read = f"{r.read_right} of {r.guessed}" if r.guessed else "-"
+            print(f"  {r.name:{width}}  {r.games:5}  {r.wins:5.3g}  {r.average:7.1f}  "
+                  f"{r.best:4}  {read}")
     return 0
 
 
