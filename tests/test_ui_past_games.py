@@ -38,7 +38,7 @@ def _texts(app):
 def _list(app) -> PastGamesScreen:
     act(app.screen, "past_games")
     assert isinstance(app.screen, PastGamesScreen)
-    app.screen._now = lambda: NOW
+    app.screen.now = lambda: NOW
     return app.screen
 
 

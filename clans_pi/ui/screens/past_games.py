@@ -73,7 +73,7 @@ class PastGamesScreen(Screen):
         super().__init__(app)
         self.history = history
         self._back = back
-        self._now = now or (lambda: datetime.now().astimezone())
+        self.now = now or (lambda: datetime.now().astimezone())
         self.games: list[PastGame] = history.refresh()
         self.top = 0  # the first row in sight
         self._drag: tuple[float, int] | None = None  # (where the finger went down, top then)
@@ -142,7 +142,7 @@ class PastGamesScreen(Screen):
         if not self.games:
             self._draw_empty(canvas)
             return
-        now = self._now()
+        now = self.now()
         for (game, r), b in zip(self.rows, self.buttons[len(self.fixed):], strict=True):
             self._draw_row(canvas, game, r, now, b.rect)
             b.draw(canvas)
@@ -277,7 +277,7 @@ class PastGamesScreen(Screen):
                             "scoreboard for good.",
                             "{winners} shared the win, {day} at {time}. It leaves the list and "
                             "the scoreboard for good.", len(game.winners)).format(
-                winners=names, day=day_text(game.date, self._now()),
+                winners=names, day=day_text(game.date, self.now()),
                 time=f"{game.date:%H:%M}")
             self.app.show(ConfirmScreen(self.app, title=_("Delete this game?"), text=text,
                                         yes=_("Delete"), no=_("Keep it"),
