@@ -280,7 +280,7 @@ class PastGamesScreen(Screen):
                 winners=names, day=day_text(game.date, self.now()),
                 time=f"{game.date:%H:%M}")
             self.app.show(ConfirmScreen(self.app, title=_("Delete this game?"), text=text,
-                                        yes=_("Delete"), no=_("Keep it"),
+                                        yes=_("Delete the game"), no=_("Keep the game"),
                                         act=lambda: self._delete(game),
                                         back=lambda: self.app.show(self)))
 

@@ -117,10 +117,24 @@ class StartScreen(Screen):
                        1.75 if narrow else 2.0]
             return split_h(bottom, *weights, gap=pad)
 
+        def labels_fit(cells: list[pygame.Rect]) -> bool:
+            """Whether the past games' words fit and leave the others room for theirs
+            (the guide's may be its short form)."""
+            middle = cells[1:-1]
+            if not _fits_with_icon(_("Past games"), middle.pop(0), self.px(20), least):
+                return False
+            if pairing:
+                middle.pop(0)
+            if wifi and not wifi_row and not wifi_icon and not _fits_with_icon(
+                    _("Wi-Fi for phones"), middle.pop(0), self.px(18), least):
+                return False
+            elif wifi and not wifi_row and wifi_icon:
+                middle.pop(0)
+            return not guide or _fits_with_icon(_("Guide: off"), middle.pop(0), self.px(18),
+                                                least, icon=False)
+
         cells = row(1.5)
-        # The guide's button has the longest words: it keeps its room on narrow screens.
-        past_label = (past and _fits_with_icon(_("Past games"), cells[1], self.px(20), least)
-                      and (not guide or bottom.width >= 12 * u))
+        past_label = past and labels_fit(cells) and (not guide or bottom.width >= 12 * u)
         if past and not past_label:
             cells = row(0.6)
         rules, *middle, start = cells
