@@ -7,8 +7,12 @@ from __future__ import annotations
 import errno
 import json
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clans_pi.history import History, Merged, recent_since, scoreboard
 from clans_pi.history import index as index_module
@@ -229,3 +233,37 @@ def test_the_family_s_scoreboard_matches_a_count_by_hand(tmp_path):
             assert row.best == max(p.score for _g, p in mine)
             assert row.average == pytest.approx(sum(p.score for _g, p in mine) / len(mine))
     assert any(s.wins % 1 for s in scoreboard(h.games))  # shared wins show as shares
+
+
+POOL = [ANNA, BEN, CLEO, person("Annie", "cat"), OWL_HARD, WOLF_EASY]
+
+
+@settings(max_examples=25, deadline=None)
+@given(tables=st.lists(st.lists(st.sampled_from(range(len(POOL))), min_size=2, max_size=4,
+                                unique=True), min_size=1, max_size=5),
+       seed=st.integers(0, 10_000), pair=st.sampled_from([(0, 3), (0, 1), (3, 2)]))
+def test_every_game_gives_out_one_win_and_a_merge_keeps_them_all(tables, seed, pair):
+    """R21: each game's win is shared out whole; merging names moves games and wins from
+    one name to the other and loses none of them."""
+    with tempfile.TemporaryDirectory() as d:
+        records = Path(d)
+        for k, table in enumerate(tables):
+            write_game(records, [POOL[i] for i in table], seed + k, days_ago=k)
+        h = history(records)
+        rows = scoreboard(h.games)
+        assert sum(s.wins for s in rows) == pytest.approx(len(tables))
+        assert sum(s.games for s in rows) == sum(len(t) for t in tables)
+        for s in rows:
+            assert s.best >= s.average and 0 <= s.read_right <= s.guessed
+        old, new = POOL[pair[0]].name, POOL[pair[1]].name
+        both = sum(1 for t in tables if {pair[0], pair[1]} <= set(t))
+        alone = sum(1 for t in tables if pair[0] in t) - both
+        assert h.merge(old, new) == Merged(alone, both)
+        after = {s.name: s for s in scoreboard(h.games)}
+        assert sum(s.wins for s in after.values()) == pytest.approx(len(tables))
+        assert sum(s.games for s in after.values()) == sum(len(t) for t in tables)
+        assert (after[old].games if old in after else 0) == both
+        by_name = {s.name: s for s in rows}
+        if old in by_name:
+            assert after[new].games == by_name[old].games - both + (
+                by_name[new].games if new in by_name else 0)
