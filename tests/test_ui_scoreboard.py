@@ -9,9 +9,11 @@ import pygame
 import pytest
 
 from clans_pi.history import recent_since, scoreboard
+from clans_pi.ui.canvas import LEAST_PX
 from clans_pi.ui.screens.confirm import ConfirmScreen
 from clans_pi.ui.screens.merge_names import MergeNamesScreen, cannot_merge
 from clans_pi.ui.screens.scoreboard import (
+    COLUMNS,
     ScoreboardScreen,
     decimal,
     figure,
@@ -272,3 +274,22 @@ def test_dragging_the_names_list_does_not_pick_a_name(tmp_path):
     picker.pointer_down(b.rect.center)
     picker.pointer_up(b.rect.center)
     assert picker.old == b.name.removeprefix("person_")
+
+
+def test_a_narrow_table_leaves_out_the_least_needed_columns_not_readable_text(
+        family_history):
+    """Where the columns do not fit at a readable size, read right goes first, then best,
+    then average; wins stay, and the text is never drawn under the least size."""
+    _app, screen, _ = _open(family_history, (480, 480))
+    wide = screen._table(pygame.Rect(0, 0, 460, 300))
+    assert [c for c, _l, _w in wide.columns] == list(COLUMNS)
+    kept = []
+    for width in range(460, 190, -10):
+        t = screen._table(pygame.Rect(0, 0, width, 300))
+        shown = [c for c, _l, _w in t.columns]
+        assert shown == list(COLUMNS[:len(shown)]), width
+        assert t.px >= LEAST_PX
+        assert t.columns[-1][1] + t.columns[-1][2] <= width
+        kept.append(len(shown))
+    assert kept == sorted(kept, reverse=True)
+    assert kept[0] == len(COLUMNS) and kept[-1] <= 2

@@ -128,7 +128,8 @@ class ScoreboardScreen(Screen):
         self.scroll = Scroll()
         self.table: Table | None = None
         self._notices = pygame.Rect(0, 0, 0, 0)
-        self.standings: dict[bool, list[Standing]] = {}
+        self.standings: dict[bool, list[Standing]] = {}  # by period: recent or not
+        self.games: dict[bool, int] = {}  # how many games each period counts
         self.reload()
 
     # ------------------------------------------------------------ the figures
@@ -136,10 +137,9 @@ class ScoreboardScreen(Screen):
     def reload(self) -> None:
         """Read the records again (new, changed and deleted games) and count anew."""
         games = self.history.refresh()
-        self.standings = {False: scoreboard(games),
-                          True: scoreboard(games, since=recent_since())}
-        self.games = {False: len(games),
-                      True: sum(g.date >= recent_since() for g in games)}
+        since = recent_since()
+        self.standings = {False: scoreboard(games), True: scoreboard(games, since=since)}
+        self.games = {False: len(games), True: sum(g.date >= since for g in games)}
 
     @property
     def rows(self) -> list[Standing]:
@@ -164,7 +164,8 @@ class ScoreboardScreen(Screen):
         back, merge = split_h(bottom, 1, 1.4, gap=pad)
         px = self.px(20)
         self.buttons = [
-            Button("period_recent", recent, _("Last {n} days").format(n=RECENT_DAYS),
+            Button("period_recent", recent, ngettext("Last {n} day", "Last {n} days",
+                                                RECENT_DAYS).format(n=RECENT_DAYS),
                    self._period(True), style="primary" if self.recent else "normal", px=px),
             Button("period_all", every, _("All time"), self._period(False),
                    style="normal" if self.recent else "primary", px=px),
@@ -259,7 +260,8 @@ class ScoreboardScreen(Screen):
         canvas.box(r, PANEL, radius=12)
         canvas.region("empty", r)
         if self.recent and self.standings[False]:
-            title = _("No games in the last {n} days.").format(n=RECENT_DAYS)
+            title = ngettext("No games in the last {n} day.", "No games in the last {n} days.",
+                             RECENT_DAYS).format(n=RECENT_DAYS)
             text = _("All time shows the games played before.")
         else:
             title = _("No games yet.")
