@@ -281,11 +281,11 @@ def test_a_narrow_table_leaves_out_the_least_needed_columns_not_readable_text(
     """Where the columns do not fit at a readable size, read right goes first, then best,
     then average; wins stay, and the text is never drawn under the least size."""
     _app, screen, _ = _open(family_history, (480, 480))
-    wide = screen._table(pygame.Rect(0, 0, 460, 300))
+    wide = screen.table_for(pygame.Rect(0, 0, 460, 300))
     assert [c for c, _l, _w in wide.columns] == list(COLUMNS)
     kept = []
     for width in range(460, 190, -10):
-        t = screen._table(pygame.Rect(0, 0, width, 300))
+        t = screen.table_for(pygame.Rect(0, 0, width, 300))
         shown = [c for c, _l, _w in t.columns]
         assert shown == list(COLUMNS[:len(shown)]), width
         assert t.px >= LEAST_PX

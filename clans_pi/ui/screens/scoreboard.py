@@ -176,14 +176,14 @@ class ScoreboardScreen(Screen):
         area = pygame.Rect(pad, switch.bottom + pad, w - 2 * pad,
                            bottom.top - pad - switch.bottom - pad)
         self._notices = pygame.Rect(0, switch.bottom, w, bottom.top - switch.bottom)
-        self.table = self._table(area)
+        self.table = self.table_for(area)
         rows = len(self.rows)
         self.scroll.resize(rows * self.table.row_h, self.table.body.height)
 
     def _least(self) -> int:
         return LEAST_PX if min(self.size) >= 480 else LEAST_PX_SMALL
 
-    def _table(self, area: pygame.Rect) -> Table:
+    def table_for(self, area: pygame.Rect) -> Table:
         """The table at the largest size up to the window's scale at which every column
         fits ``area``'s width (an upright window is narrow for its scale); where none does
         at a readable size, the least needed columns are left out."""
