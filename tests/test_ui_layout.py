@@ -3,6 +3,7 @@ strip and panel apart, text fitting its box, touch targets big enough."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import tempfile
 from pathlib import Path
@@ -227,11 +228,52 @@ def _past_games_delete(app):
     act(app.screen, "delete0")
 
 
+@functools.cache
+def _family_records() -> Path:
+    """A dozen past games (long names, computers, shared wins), written once."""
+    from tests.history_helpers import family
+
+    records = Path(tempfile.mkdtemp(prefix="clans-layout-")) / "records"
+    family(records)
+    return records
+
+
+def _scoreboard(*, empty: bool = False, recent: bool = False):
+    def go(app):
+        from clans_pi.ui.screens.scoreboard import ScoreboardScreen
+        from tests.history_helpers import history
+
+        records = Path(tempfile.mkdtemp()) if empty else _family_records()
+        app.show(ScoreboardScreen(app, history(records), back=app.start_menu))
+        if recent:
+            act(app.screen, "period_recent")
+
+    return go
+
+
+def _merge_names(*, old: str | None = None, confirm: str | None = None):
+    def go(app):
+        _scoreboard()(app)
+        act(app.screen, "merge")
+        if old is not None:
+            act(app.screen, f"person_{old}")
+        if confirm is not None:
+            act(app.screen, f"person_{confirm}")
+
+    return go
+
+
 SCREENS = {
     "start_with_history": _start_with_history,
     "past_games": _past_games,
     "past_games_empty": _past_games_empty,
     "past_games_delete": _past_games_delete,
+    "scoreboard": _scoreboard(),
+    "scoreboard_recent": _scoreboard(recent=True),
+    "scoreboard_empty": _scoreboard(empty=True),
+    "merge_names": _merge_names(),
+    "merge_names_into": _merge_names(old="Maximilianne"),
+    "merge_names_confirm": _merge_names(old="Maximilianne", confirm="Bartholomew"),
     "kiosk_start": _kiosk_start,
     "wifi_start": _wifi_start,
     "wifi": _wifi,

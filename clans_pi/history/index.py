@@ -220,23 +220,25 @@ class History:
         if old == new:
             return Merged(0, 0)
         changed = skipped = 0
-        for game in self._games:
-            names = [p.name for p in game.players]
-            if old not in names or not game.players[names.index(old)].is_human:
-                continue
-            if new in names:
-                skipped += 1
-                continue
-            path = self._path(game.file)
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
-                continue
-            except (ValueError, RecursionError):
-                continue  # damaged since: the next refresh says so
-            write_atomic(path, json.dumps(_renamed(data, old, new), indent=1) + "\n")
-            changed += 1
-        self.refresh()
+        try:
+            for game in self._games:
+                names = [p.name for p in game.players]
+                if old not in names or not game.players[names.index(old)].is_human:
+                    continue
+                if new in names:
+                    skipped += 1
+                    continue
+                path = self._path(game.file)
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except FileNotFoundError:
+                    continue
+                except (ValueError, RecursionError):
+                    continue  # damaged since: the next refresh says so
+                write_atomic(path, json.dumps(_renamed(data, old, new), indent=1) + "\n")
+                changed += 1
+        finally:  # also when the card refused a write: the index shows what is on it
+            self.refresh()
         return Merged(changed, skipped)
 
 

@@ -299,6 +299,15 @@ def fit_size(text: str, px: int, width: int, min_px: int | None = None) -> int:
     return size
 
 
+def shortened(text: str, px: int, width: int) -> str:
+    """``text``, cut short with an ellipsis when it is wider than ``width`` at ``px``."""
+    if text_width(text, px) <= width:
+        return text
+    while text and text_width(text + "…", px) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 #: Characters no line may start with (kinsoku, roughly): closing marks and small kana.
 NO_LINE_START = frozenset(
     "、。，．,.!?！？)）」』】〕〉》…ー々:;：；%"  # noqa: RUF001 (Japanese punctuation)
