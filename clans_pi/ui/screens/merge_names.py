@@ -197,7 +197,7 @@ class MergeNamesScreen(Screen):
                         "Count {old}'s {n} games as {new}'s?", moving).format(
                             old=old, n=moving, new=new)
         if both:
-            text += " " + ngettext("The game in which both played stays as it is.",
+            text += " " + ngettext("{n} game in which both played stays as it is.",
                                    "The {n} games in which both played stay as they are.",
                                    both).format(n=both)
         self.app.show(ConfirmScreen(self.app, title=_("Merge names?"), text=text,
