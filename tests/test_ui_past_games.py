@@ -173,3 +173,16 @@ def test_a_game_finished_at_the_table_is_listed_with_the_computers_guesses(tmp_p
     right = sum(g["clan"] == state.clan_of(g["of"]) for g in record["guesses"]
                 if g["of"] == state.players.index("Anna"))
     assert anna.read_right == right
+
+
+def test_the_scoreboard_is_one_tap_from_the_list_and_back(tmp_path):
+    app, _ = _app(tmp_path, 6)
+    app.start_menu()
+    screen = _list(app)
+    act(screen, "scoreboard")
+    assert app.screen.name == "scoreboard"
+    texts = _texts(app)
+    for name in {p.name for g in screen.games for p in g.players if p.is_human}:
+        assert name in texts
+    act(app.screen, "back")
+    assert app.screen is screen
