@@ -319,7 +319,9 @@ class ReplayScreen(Screen):
         canvas.text(str(points), pygame.Rect(icon.right + 4, clan.top,
                                              clan.right - icon.right - 4, clan.height),
                     px, TEXT, align="left")
-        draw_chips(canvas, held, chips, lay.px(18), count_only=held.width < 4 * line)
+        narrow = held.width < 4 * line
+        # Alone, the chip is as big as the clan's hut: its number is the count.
+        draw_chips(canvas, held, chips, px if narrow else lay.px(18), count_only=narrow)
         canvas.note("count", str(chips), held)  # the number is on the chip: for the tests
 
 
@@ -330,7 +332,7 @@ def _clan_and_chips(stats: pygame.Rect, line: int,
     if stats.width >= 9 * line:
         clan, held = split_h(stats, 1, 1, gap=gap)
         return clan, held
-    side = min(stats.height, line)
+    side = min(stats.height, round(line * 1.5))
     held = pygame.Rect(stats.right - side, stats.top, side, stats.height)
     return pygame.Rect(stats.left, stats.top, held.left - gap - stats.left, stats.height), held
 
