@@ -13,7 +13,7 @@ from clans_pi.rules.record import replay
 from clans_pi.ui.screens.past_replay import SPEEDS, ReplayScreen
 from clans_pi.ui.screens.past_result import PastResultScreen
 from tests.test_history_replay import GAMES, first_moves, record_of, same_position
-from tests.ui_helpers import BOARD, CHART, act, offscreen_app
+from tests.ui_helpers import BOARD, CHART, SIZES, act, finished_session, offscreen_app
 
 
 def open_replay(n: int = 4, seed: int = 7, size: tuple[int, int] = (800, 480), *,
@@ -246,3 +246,24 @@ def test_back_leaves_for_the_list_and_stops_playing():
     assert left == [True] and not screen.playing
     screen.back()  # Escape
     assert left == [True, True]
+
+
+@pytest.mark.parametrize("size", (*SIZES, (480, 320), (480, 480), (480, 640), (600, 700)),
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("which", ("past_result", "reveal"))
+def test_the_results_rows_stay_above_the_buttons(which, size):
+    """Four players' rows and the buttons under them (also the live game's reveal, whose
+    table the past result shares), at every size."""
+    app, _clock = offscreen_app(size)
+    app.table.seats = []
+    if which == "reveal":
+        app.table.session = finished_session(4)
+        app.reveal()
+    else:
+        rp = GameReplay(record_of(4, 7), "x.json", BOARD, CHART)
+        app.show(PastResultScreen(app, rp, back=app.start_menu))
+    app.redraw()
+    rows = [d.rect for d in app.canvas.records if d.kind == "region" and d.name[:3] == "row"]
+    assert len(rows) == 4
+    for b in app.screen.buttons:
+        assert not any(r.colliderect(b.rect) for r in rows), f"a row runs under {b.name}"

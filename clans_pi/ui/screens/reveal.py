@@ -85,14 +85,18 @@ class ResultsScreen(Screen):
                     self.sub, self.px(20), TEXT_DIM)
         n = self.session.num_seats
         row_h = min(round(self.unit * 1.5), self.table.height // (n + 1))
+        # The gap between rows shrinks where it would push the last row under the buttons
+        # (four players at 480x320).
+        gap = min(self.px(4), max(1, (self.table.height - round(row_h * (n + 0.6))) // n))
         table = pygame.Rect(self.table.left, self.table.top, self.table.width,
-                            round(row_h * (n + 0.6)) + self.px(4) * n)
-        head, *rows = split_v(table, 0.6, *[1] * n, gap=self.px(4))
+                            round(row_h * (n + 0.6)) + gap * n)
+        head, *rows = split_v(table, 0.6, *[1] * n, gap=gap)
         weights = (3.2, 2.4, 1.2, 1.2, 1.2)
         for text, cell in zip((_("Player"), _("Clan"), _("Clan pts"), _("Chips"), _("Total")),
                               split_h(head, *weights, gap=4), strict=True):
             canvas.text(text, cell, self.px(16), TEXT_DIM)
         for seat, row in enumerate(rows):
+            canvas.region(f"row{seat}", row)
             p = self.session.player_of(seat)
             clan = obs.revealed_clans[p]
             won = p in obs.winners
