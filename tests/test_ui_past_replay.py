@@ -267,3 +267,14 @@ def test_the_results_rows_stay_above_the_buttons(which, size):
     assert len(rows) == 4
     for b in app.screen.buttons:
         assert not any(r.colliderect(b.rect) for r in rows), f"a row runs under {b.name}"
+
+
+def test_a_late_loop_turn_shows_one_move_not_a_burst():
+    app, clock, screen, _data, _left = open_replay(2, 3)
+    act(screen, "play")
+    clock.advance(3500)  # the loop was held up for three and a half intervals
+    app.tick(clock())
+    assert screen.replay.ply == 1
+    assert screen.wakeup() == clock() + 1000
+    app.tick(clock())
+    assert screen.replay.ply == 1

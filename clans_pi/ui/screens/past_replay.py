@@ -129,8 +129,10 @@ class ReplayScreen(Screen):
             self.epoch_step(True)
         elif k == pygame.K_PAGEUP:
             self.epoch_step(False)
+        elif k == pygame.K_SPACE and self.playing:
+            self.pause()
         elif k == pygame.K_SPACE:
-            self.pause() if self.playing else self.play()
+            self.play()
 
     # ------------------------------------------------------------ time
 
@@ -146,8 +148,8 @@ class ReplayScreen(Screen):
         else:
             # The next move a whole interval later; a late loop turn does not make up
             # for lost time by showing moves in a burst.
-            self.due = self.due + self.interval if self.due + self.interval > now else (
-                now + self.interval)
+            later = self.due + self.interval
+            self.due = later if later > now else now + self.interval
         self._build_buttons()
         return True
 
