@@ -102,8 +102,8 @@ def test_the_mover_is_the_seat_whose_turn_it_was_R7(game):
 
 
 def test_the_mover_follows_the_table_when_turns_start_elsewhere_R7():
-    """Table order Ben, Cleo, Anna (a rotation of the turn order Anna, Ben, Cleo or
-    whichever the deal chose): the seat is counted in the table, not in turn order."""
+    """A table that starts with the second player in turn order (still a rotation of it,
+    R7): the mover is counted in the table's order, not in turn order."""
     data = record_of(3, 5)
     players = data["players"]  # turn order, the first player first
     table = players[1:] + players[:1]
