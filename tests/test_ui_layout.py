@@ -20,6 +20,7 @@ from clans_pi.ui.screens.rules import PAGES
 from tests.history_helpers import CHART, NOW, family_games
 from tests.ui_helpers import (
     BOARD,
+    CHART,
     SIZES,
     act,
     finished_session,
@@ -124,6 +125,29 @@ def _final_board(app):
     from clans_pi.ui.screens.final_board import FinalBoardScreen
 
     app.show(FinalBoardScreen(app, app.session, back=app.reveal))
+
+
+def _past_replay(where: str):
+    """A finished game of four opened in the replay screen: in epoch III (``"middle"``),
+    at its end, or its result (``"result"``)."""
+
+    def go(app):
+        from clans_pi.history.replay import GameReplay
+        from clans_pi.ui.screens.past_replay import ReplayScreen
+
+        replay = GameReplay(finished_session(4).to_record(), "x.json", BOARD, CHART)
+        screen = ReplayScreen(app, replay, back=app.start_menu)
+        app.show(screen)
+        act(screen, "epoch_next")
+        act(screen, "epoch_next")
+        act(screen, "move_next")
+        if where != "middle":
+            while screen.button("epoch_next").enabled:
+                act(screen, "epoch_next")
+        if where == "result":
+            act(screen, "result")
+
+    return go
 
 
 def _rules_page(k):
@@ -297,6 +321,9 @@ SCREENS = {
     "dialog": _dialog,
     "reveal": _reveal,
     "final_board": _final_board,
+    "past_replay": _past_replay("middle"),
+    "past_replay_end": _past_replay("end"),
+    "past_result": _past_replay("result"),
     **{f"rules{k + 1}": _rules_page(k) for k in range(len(PAGES))},
 }
 
@@ -308,7 +335,8 @@ def test_screen_fits(screen, size):
 
 
 #: The screens that show clans, again with the other look settings (R3, display.clan_marks).
-CLAN_SCREENS = ("peek_held", "play", "play_busy", "reveal", "final_board", "rules1")
+CLAN_SCREENS = ("peek_held", "play", "play_busy", "reveal", "final_board", "rules1",
+                "past_replay", "past_result")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -358,7 +386,7 @@ def _check_fits(screen: str, size: tuple[int, int], look: ClanLook) -> None:
         if d.kind == "target":
             assert min(d.rect.size) >= minimum, f"touch target {d.name} is {d.rect.size}"
     regions = {d.name: d.rect for d in records if d.kind == "region"}
-    if screen.startswith(("play", "order", "final")):
+    if screen.startswith(("play", "order", "final", "past_replay")):
         outer = [n for n in ("board", "panel", "players") if n in regions]
         for a, b in itertools.combinations(outer, 2):
             assert not regions[a].colliderect(regions[b]), f"{a} overlaps {b}"

@@ -247,3 +247,45 @@ def draw_spinner(surface: pygame.Surface, rect: pygame.Rect, frame: int, color: 
         pygame.draw.circle(surface, ink, (round(cx + ring * math.cos(a)),
                                           round(cy + ring * math.sin(a))),
                            dot + (1 if age == 0 else 0))
+
+
+def draw_play(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """A triangle pointing right (play), centred in ``rect``."""
+    side = min(rect.width, rect.height) * 0.7
+    cx, cy = rect.center
+    pygame.draw.polygon(surface, color, [(cx - side * 0.38, cy - side / 2),
+                                         (cx + side * 0.5, cy),
+                                         (cx - side * 0.38, cy + side / 2)])
+
+
+def draw_pause(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT) -> None:
+    """Two upright bars (pause), centred in ``rect``."""
+    side = min(rect.width, rect.height) * 0.64
+    bar = round(side * 0.32)
+    top = round(rect.centery - side / 2)
+    for x in (rect.centerx - round(side * 0.4), rect.centerx + round(side * 0.4) - bar):
+        pygame.draw.rect(surface, color, (x, top, bar, round(side)), border_radius=2)
+
+
+def draw_step(surface: pygame.Surface, rect: pygame.Rect, color: Color = TEXT, *,
+              forward: bool = True, double: bool = False) -> None:
+    """A step: one triangle against a bar (a move: ▶|), or ``double`` two (an epoch:
+    ▶▶|), pointing forward (right) or back (left: mirrored), centred in ``rect``."""
+    side = min(rect.width, rect.height) * 0.62
+    heads = 2 if double else 1
+    bar = max(2, round(side * 0.14))
+    tri = side * (0.5 if double else 0.72)  # each triangle's length
+    width = heads * tri + bar
+    cx, cy = rect.center
+    half = side / 2
+    sign = 1 if forward else -1
+
+    def x(offset: float) -> float:  # from the trailing end (left when forward)
+        return cx + sign * (offset - width / 2)
+
+    for k in range(heads):
+        base = k * tri
+        pygame.draw.polygon(surface, color, [(x(base), cy - half), (x(base + tri), cy),
+                                             (x(base), cy + half)])
+    ends = sorted((x(width - bar), x(width)))
+    pygame.draw.rect(surface, color, (round(ends[0]), round(cy - half), bar, round(side)))

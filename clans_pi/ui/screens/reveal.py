@@ -1,7 +1,10 @@
 """The final reveal (R20, R21): every player's clan, clan points, chips, total, the winners;
 then a rematch or a new game. Drawn from the public view, which holds the clans only now
 that the game is over. Under each computer player, its last guess of every other player's
-clan (the likeliest clan and how sure it was), from its own view without the reveal."""
+clan (the likeliest clan and how sure it was), from its own view without the reveal.
+
+:class:`ResultsScreen` draws the results of any finished game; :class:`RevealScreen` is the
+live game's, a past game's is :mod:`.past_result`."""
 
 from __future__ import annotations
 
@@ -30,13 +33,15 @@ REASONS = {
 }
 
 
-class RevealScreen(Screen):
-    name = "reveal"
+class ResultsScreen(Screen):
+    """A finished game's results from ``session``'s public view (R20, R21): the winners, how
+    the game ended, a row per seat (picture, name, clan, clan points, chips, total), a line
+    under some rows (:meth:`_has_note`, :meth:`_draw_note`) and a row of buttons
+    (:meth:`_buttons`). The live game's reveal and a past game's result are two of them."""
 
     def __init__(self, app: Host, session: Session) -> None:
         super().__init__(app)
         self.session = session
-        app.table.guesses()  # each computer player's guess, worked out meanwhile
 
     def layout(self) -> None:
         w, h = self.size
@@ -44,28 +49,20 @@ class RevealScreen(Screen):
         self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.1))
         self.sub = pygame.Rect(pad, self.title.bottom, w - 2 * pad, round(u * 0.6))
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
-        board, new, again = split_h(bottom, 1, 1, 1.4, gap=pad)
-        self.buttons = [
-            Button("board", board, _("See the board"), self._board, px=self.px(20)),
-            Button("new_game", new, _("New game"), self.app.start_menu, px=self.px(20)),
-            Button("rematch", again, _("Rematch"), self.app.rematch, style="primary",
-                   px=self.px(22)),
-        ]
+        self.buttons = self._buttons(bottom)
         self.table = pygame.Rect(pad, self.sub.bottom + pad, w - 2 * pad,
                                  bottom.top - pad - self.sub.bottom - pad)
 
-    def guide_ready(self) -> bool:
-        return True
+    def _buttons(self, bottom: pygame.Rect) -> list[Button]:
+        """The buttons along ``bottom``."""
+        raise NotImplementedError
 
-    def guide_area(self) -> pygame.Rect:
-        """The lower part: the winner and the first rows of scores stay in sight."""
-        pad = self.px(10)
-        top = self.table.top + self.table.height // 3
-        w = min(self.size[0] - 2 * pad, round(600 * self.scale))
-        return pygame.Rect((self.size[0] - w) // 2, top, w, self.size[1] - pad - top)
+    def _has_note(self, seat: int) -> bool:
+        """Whether ``seat``'s row has a second line (:meth:`_draw_note`)."""
+        return False
 
-    def _board(self) -> None:
-        self.app.show(FinalBoardScreen(self.app, self.session, back=lambda: self.app.reveal()))
+    def _draw_note(self, canvas: Canvas, seat: int, line: pygame.Rect) -> None:
+        """The second line of ``seat``'s row, in ``line``."""
 
     def draw(self, canvas: Canvas) -> None:
         obs = self.session.public()
@@ -87,22 +84,26 @@ class RevealScreen(Screen):
                     self.sub, self.px(20), TEXT_DIM)
         n = self.session.num_seats
         row_h = min(round(self.unit * 1.5), self.table.height // (n + 1))
+        # The gap between rows shrinks where it would push the last row under the buttons
+        # (four players at 480x320).
+        gap = min(self.px(4), max(1, (self.table.height - round(row_h * (n + 0.6))) // n))
         table = pygame.Rect(self.table.left, self.table.top, self.table.width,
-                            round(row_h * (n + 0.6)) + self.px(4) * n)
-        head, *rows = split_v(table, 0.6, *[1] * n, gap=self.px(4))
+                            round(row_h * (n + 0.6)) + gap * n)
+        head, *rows = split_v(table, 0.6, *[1] * n, gap=gap)
         weights = (3.2, 2.4, 1.2, 1.2, 1.2)
         for text, cell in zip((_("Player"), _("Clan"), _("Clan pts"), _("Chips"), _("Total")),
                               split_h(head, *weights, gap=4), strict=True):
             canvas.text(text, cell, self.px(16), TEXT_DIM)
         for seat, row in enumerate(rows):
+            canvas.region(f"row{seat}", row)
             p = self.session.player_of(seat)
             clan = obs.revealed_clans[p]
             won = p in obs.winners
             canvas.box(row, PANEL_HI if won else CARD, radius=8,
                        border=ACCENT if won else None)
             inner = row.inflate(-8, -6)
-            guessing = not self.session.seats[seat].is_human
-            main = split_v(inner, 1.7, 1)[0] if guessing else inner
+            noted = self._has_note(seat)
+            main = split_v(inner, 1.7, 1)[0] if noted else inner
             who, clan_cell, pts, chips, total = split_h(main, *weights, gap=4)
             side = min(who.height, who.width * 2 // 5)
             pic = pygame.Rect(who.left, who.centery - side // 2, side, side)
@@ -124,11 +125,50 @@ class RevealScreen(Screen):
             canvas.text(str(obs.clan_points[clan]), pts, self.px(22), TEXT)
             canvas.text(str(obs.chips[p]), chips, self.px(22), TEXT)
             canvas.text(str(obs.scores[p]), total, self.px(26), ACCENT if won else TEXT)
-            if guessing:
+            if noted:
                 line = pygame.Rect(inner.left + 6, main.bottom, inner.width - 6,
                                    inner.bottom - main.bottom)
-                self._draw_guess(canvas, seat, line)
+                self._draw_note(canvas, seat, line)
         self.draw_buttons(canvas)
+
+
+class RevealScreen(ResultsScreen):
+    """The live game's reveal: its buttons are a look at the board, a new game and a
+    rematch; under each computer player, its guesses of the others' clans."""
+
+    name = "reveal"
+
+    def __init__(self, app: Host, session: Session) -> None:
+        super().__init__(app, session)
+        app.table.guesses()  # each computer player's guess, worked out meanwhile
+
+    def _buttons(self, bottom: pygame.Rect) -> list[Button]:
+        board, new, again = split_h(bottom, 1, 1, 1.4, gap=self.px(10))
+        return [
+            Button("board", board, _("See the board"), self._board, px=self.px(20)),
+            Button("new_game", new, _("New game"), self.app.start_menu, px=self.px(20)),
+            Button("rematch", again, _("Rematch"), self.app.rematch, style="primary",
+                   px=self.px(22)),
+        ]
+
+    def guide_ready(self) -> bool:
+        return True
+
+    def guide_area(self) -> pygame.Rect:
+        """The lower part: the winner and the first rows of scores stay in sight."""
+        pad = self.px(10)
+        top = self.table.top + self.table.height // 3
+        w = min(self.size[0] - 2 * pad, round(600 * self.scale))
+        return pygame.Rect((self.size[0] - w) // 2, top, w, self.size[1] - pad - top)
+
+    def _board(self) -> None:
+        self.app.show(FinalBoardScreen(self.app, self.session, back=lambda: self.app.reveal()))
+
+    def _has_note(self, seat: int) -> bool:
+        return not self.session.seats[seat].is_human
+
+    def _draw_note(self, canvas: Canvas, seat: int, line: pygame.Rect) -> None:
+        self._draw_guess(canvas, seat, line)
 
     def _draw_guess(self, canvas: Canvas, seat: int, line: pygame.Rect) -> None:
         """"Guessed: [Anna's picture][red hut] likely ..." for every other player."""
@@ -164,8 +204,6 @@ class RevealScreen(Screen):
             right = clan == obs.revealed_clans[p]
             canvas.text(how_sure(sure), text, self.px(16), GOOD if right else TEXT_DIM,
                         align="left")
-
-
 
 
 def how_sure(weight: float) -> str:
