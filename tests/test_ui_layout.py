@@ -17,7 +17,7 @@ from clans_pi.ui.layout import play_layout, scale_for
 from clans_pi.ui.screens.names import NameScreen
 from clans_pi.ui.screens.play import PlayScreen
 from clans_pi.ui.screens.rules import PAGES
-from tests.history_helpers import CHART, NOW, family_games
+from tests.history_helpers import NOW, family_games
 from tests.ui_helpers import (
     BOARD,
     CHART,
