@@ -57,6 +57,26 @@ def test_render_a_finished_record_reveal_and_board_rotated(capsys, finished_reco
     assert pygame.image.load(str(out2)).get_size() == (480, 800)
 
 
+def test_render_a_finished_games_replay_at_its_last_move(capsys, finished_record, tmp_path,
+                                                          saved_game):
+    """--screen replay: the past games' replay of a record, at its last move, the seats as
+    the record's table has them (pictures) when it keeps one."""
+    from tests.history_helpers import finished_record as kept_record
+
+    out = tmp_path / "replay.png"
+    assert run(capsys, "render", str(finished_record), "--screen", "replay", "-o",
+               str(out))[0] == 0
+    assert pygame.image.load(str(out)).get_size() == (800, 480)
+    kept = tmp_path / "kept.json"
+    kept.write_text(json.dumps(kept_record([("Anna", "fox", "human"), ("Ben", "bear", "hard")],
+                                           3)))
+    assert run(capsys, "render", str(kept), "--screen", "replay", "--size", "720x1280", "-o",
+               str(out))[0] == 0
+    code, _, err = run(capsys, "render", str(saved_game), "--screen", "replay", "-o", str(out))
+    assert code == 1 and err.strip() == ("clans-pi render: the game is not over yet: --screen "
+                                         "replay needs a finished game")
+
+
 def test_render_draws_the_clans_as_a_settings_file_shows_them(capsys, tmp_path):
     """--config: the fifth clan white, as the file says; a bad value is one line and keeps
     its default."""

@@ -221,6 +221,17 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         app.rules(app.play)
     elif screen == "start":
         app.start_menu()
+    elif screen == "replay":  # the past games' replay, at the game's last move
+        if not session.is_over:
+            raise ClansError("the game is not over yet: --screen replay needs a finished game")
+        from ..history import GameReplay
+        from .screens.past_replay import ReplayScreen
+
+        # From the file's own record (a clans-state/1 holds one), as the past games read it.
+        record = data.get("record", data) if isinstance(data, dict) else data
+        replay = GameReplay(record, Path(where).name, board, chart)
+        replay.go(replay.total)
+        app.show(ReplayScreen(app, replay, back=app.start_menu))
     else:
         raise ClansError(f"unknown screen {screen!r}; one of {', '.join(RENDER_SCREENS)}")
     app.redraw()
