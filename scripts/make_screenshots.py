@@ -49,6 +49,7 @@ SHOTS = (
     ("peek-800x480.png", "peek", "800x480", 0),
     ("rules-800x480.png", "rules", "800x480", 0),
     ("board-800x480.png", "board", "800x480", None),
+    ("replay-800x480.png", "replay", "800x480", None),
 )
 #: Screens a render cannot reach, made by touching the app as a player does: (file name,
 #: what is done, moves played first).
