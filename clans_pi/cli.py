@@ -236,7 +236,7 @@ def _history(args: argparse.Namespace) -> int:
     if not state_dir.is_dir():
         raise ClansError(f"--state-dir {state_dir}: no such directory")
     history = History(state_dir / "records", board, chart)
-    games = history.refresh()
+    games = history.refresh(log_damaged=False)
     for damaged in history.damaged:  # the list goes on without them
         print(f"clans-pi history: {damaged.file} left out: {damaged.problem}", file=sys.stderr)
     standings = scoreboard(games)

@@ -186,3 +186,34 @@ def test_the_scoreboard_is_one_tap_from_the_list_and_back(tmp_path):
         assert name in texts
     act(app.screen, "back")
     assert app.screen is screen
+
+
+def test_a_tap_opens_the_replay_and_back_returns_to_the_list(tmp_path):
+    app, _ = _app(tmp_path, 3)
+    app.start_menu()
+    screen = _list(app)
+    game, row = screen.rows[1]
+    screen.pointer_down(row.center)
+    screen.pointer_up(row.center)
+    assert app.screen.name == "past_replay"
+    assert app.screen.replay.game == game and app.screen.replay.ply == 0
+    act(app.screen, "back")
+    assert app.screen is screen
+
+
+def test_a_record_damaged_after_the_list_was_read_is_said_not_drawn(tmp_path):
+    """A record that no longer replays legally (its first move goes nowhere) opens nothing:
+    one notice says so, and the list drops it."""
+    app, _ = _app(tmp_path, 3)
+    app.start_menu()
+    screen = _list(app)
+    game, row = screen.rows[0]
+    path = tmp_path / "records" / game.file
+    record = json.loads(path.read_text())
+    record["moves"].insert(0, {"from": 0, "to": 0})  # a move onto itself: not legal
+    path.write_text(json.dumps(record))
+    screen.pointer_down(row.center)
+    screen.pointer_up(row.center)
+    assert app.screen is screen
+    assert app.notices and "damaged" in app.notices[0] and "move 1" in app.notices[0]
+    assert game.file not in {g.file for g in screen.games} and len(screen.games) == 2

@@ -72,10 +72,11 @@ class History:
 
     # ------------------------------------------------------------ reading
 
-    def refresh(self) -> list[PastGame]:
+    def refresh(self, *, log_damaged: bool = True) -> list[PastGame]:
         """Bring the index up to date with the records on the card (new, changed, deleted
         files) and return the games, newest first. A directory that cannot be read is an
-        empty history (logged)."""
+        empty history (logged). Each record found damaged is a log line, unless
+        ``log_damaged`` is False (the caller says it: :attr:`damaged`)."""
         with self._lock:
             if not self._cache_read:
                 self._cache_read = True
@@ -100,7 +101,7 @@ class History:
                     seen[entry.name] = old
                     continue
                 found = self._read(Path(entry.path), st.st_mtime)
-                if isinstance(found, Damaged):
+                if isinstance(found, Damaged) and log_damaged:
                     log.warning("past game %s left out: %s", found.file, found.problem)
                 seen[entry.name] = (key, found)
             if seen.keys() != self._seen.keys() or any(
