@@ -289,3 +289,32 @@ def test_record_hut_keys_must_be_plain_territory_ids(key: str) -> None:
             "huts": huts, "moves": []}  # fmt: skip
     with pytest.raises(RecordError, match=re.escape(f"huts: {key!r} is not a territory id")):
         replay(data, load_default_board(), load_default_chart())
+
+
+def test_replaying_a_record_without_events_or_undo_reaches_the_same_game():
+    """record.replay checks every move (replay_move) without building events, and with
+    undo=False keeps no undo stack: the same finished game either way (R8-R21)."""
+    from clans_pi.rules.board import load_default_board
+    from clans_pi.rules.epochs import load_default_chart
+    from clans_pi.rules.errors import IllegalMoveError
+    from clans_pi.rules.record import replay, to_record
+    from clans_pi.rules.setup import deal
+
+    board, chart = load_default_board(), load_default_chart()
+    for seed in range(5):
+        rng = random.Random(seed)
+        state = deal(board, ["A", "B", "C"], rng, chart)
+        while not state.is_over:
+            state.play(state.random_legal_move(rng.random))
+        record = to_record(state)
+        for undo in (True, False):
+            again = replay(record, board, chart, undo=undo)
+            assert again.observation(0) == state.observation(0)
+            assert again.scores() == state.scores() and again.villages == state.villages
+        with pytest.raises(IndexError):
+            replay(record, board, chart, undo=False).pop()
+    fresh = deal(board, ["A", "B"], random.Random(1), chart)
+    before = fresh.observation(None)
+    with pytest.raises(IllegalMoveError):
+        fresh.replay_move(clans_pi.rules.Move(0, 0))
+    assert fresh.observation(None) == before

@@ -80,7 +80,7 @@ def read_past_game(data: Any, file: str, board: Board, chart: EpochChart, *,
     Raises :class:`RecordError` with one line saying what is wrong (a move that is not
     legal, a game that is not over). ``modified`` (the file's mtime) dates a record that
     says nothing of when it ended and whose name carries no stamp."""
-    state = replay(data, board, chart)
+    state = replay(data, board, chart, undo=False)
     if not state.is_over:
         raise RecordError(f"the game is not over after {state.ply} moves")
     assert isinstance(data, Mapping)  # replay checked it

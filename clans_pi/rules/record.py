@@ -42,11 +42,12 @@ def to_record(state: GameState) -> dict[str, Any]:
     }
 
 
-def replay(data: Any, board: Board, chart: EpochChart) -> GameState:
+def replay(data: Any, board: Board, chart: EpochChart, *, undo: bool = True) -> GameState:
     """Replay a ``clans-record/1`` dict, checking the set-up and every move.
 
     Raises :class:`RecordError` with one line naming what is wrong and where, e.g.
-    ``move 7: territory 12 is empty`` (moves are numbered from 1).
+    ``move 7: territory 12 is empty`` (moves are numbered from 1). ``undo=False``: the
+    state cannot take its moves back (:meth:`GameState.pop`), which replays faster.
     """
     if not isinstance(data, Mapping):
         raise RecordError("record: expected a JSON object at the top level")
@@ -89,7 +90,7 @@ def replay(data: Any, board: Board, chart: EpochChart) -> GameState:
     for i, raw in enumerate(moves, start=1):
         move = _parse_move(i, raw)
         try:
-            state.play(move)
+            state.replay_move(move, undo=undo)
         except ClansError as exc:
             raise RecordError(f"move {i}: {exc}") from None
     return state

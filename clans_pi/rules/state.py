@@ -447,6 +447,13 @@ class GameState:
         self._apply(move.src, move.dst, move.order, out)
         return out
 
+    def replay_move(self, move: Move, *, undo: bool = True) -> None:
+        """Check ``move`` and apply it, as :meth:`play` does, without building its events
+        (replaying a record). Raises :class:`IllegalMoveError` saying why, leaving the state
+        unchanged; ``undo=False`` forgets the undo stack (nothing will be taken back)."""
+        self._check(move)
+        self._apply(move.src, move.dst, move.order, None, undo)
+
     def push(self, move: Move, *, undo: bool = True) -> None:
         """Apply ``move`` without checking it (for search). An illegal move corrupts the
         state; use :meth:`play` for input from people.
