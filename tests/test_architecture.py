@@ -182,6 +182,19 @@ def test_options_and_files_import_no_pygame(module: str) -> None:
     assert not any(m.split(".")[0] == "pygame" for m in found)
 
 
+def test_the_past_games_import_no_pygame() -> None:
+    """clans_pi.history serves the screen, ``clans-pi history`` and the tests alike: reading
+    the past games needs no display."""
+    code = ("import sys, clans_pi.history, clans_pi.cli; "
+            "print(sorted(m for m in sys.modules if 'pygame' in m))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=PACKAGE.parent)
+    assert out.stdout.strip() == "[]"
+    for path in sorted((PACKAGE / "history").glob("*.py")):
+        for name in _imports(path, type_checking=True):
+            assert name.split(".")[0] != "pygame", f"{path.name} imports {name}"
+
+
 # ------------------------------------------------------------------ the table and the UI
 
 TABLE = PACKAGE / "table"
