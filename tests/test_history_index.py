@@ -285,3 +285,85 @@ def test_a_card_that_refuses_the_cache_still_lists_the_games(tmp_path, monkeypat
     with caplog.at_level(logging.INFO):
         assert len(_history(tmp_path).refresh()) == 3
     assert any("cannot keep" in r.getMessage() for r in caplog.records)
+
+
+# ------------------------------------------------------------------ odd records
+
+
+def test_a_name_with_control_characters_is_a_damaged_record(tmp_path):
+    record = finished_record([("An\x00na", "fox", "human"), ("Ben", "bear", "human")], 1)
+    write_record(tmp_path / "records", record, "nul.json")
+    history = _history(tmp_path)
+    assert history.refresh() == []
+    assert "control characters" in history.damaged[0].problem
+
+
+def test_a_table_whose_turns_do_not_go_round_it_is_read_in_turn_order(tmp_path):
+    """R7: turns go round the table. A kept table that breaks that is not believed: the
+    players are shown in turn order, and the game still opens."""
+    seats = [("Anna", "fox", "human"), ("Ben", "bear", "human"), ("Cleo", "cat", "human"),
+             ("Dev", "pig", "human")]
+    record = finished_record(seats, 2)
+    turn = record["players"]
+    record["table"]["seats"] = [{"name": n, "avatar": "", "kind": "human"}
+                                for n in (turn[0], turn[2], turn[1], turn[3])]
+    write_record(tmp_path / "records", record, "odd.json")
+    history = _history(tmp_path)
+    (game,) = history.refresh()
+    assert [p.name for p in game.players] == turn
+    assert history.open("odd.json").game == game
+
+
+@pytest.mark.parametrize("value", ["1e400", "Infinity", "NaN", '"x"', "null", "[]"])
+def test_a_cache_with_any_odd_value_is_rebuilt(tmp_path, value):
+    family_games(tmp_path / "records", 2)
+    games = _history(tmp_path).refresh()
+    cache = tmp_path / "past-games-index.json"
+    text = cache.read_text()
+    first = next(iter(json.loads(text)["records"]))
+    doc = json.loads(text)
+    doc["records"][first]["game"]["moves"] = "@@"
+    cache.write_text(json.dumps(doc).replace('"@@"', value))
+    assert _history(tmp_path).refresh() == games
+
+
+def test_a_cache_made_by_other_rules_is_not_used(tmp_path, monkeypatch):
+    from clans_pi.history import index
+
+    family_games(tmp_path / "records", 2)
+    _history(tmp_path).refresh()
+    monkeypatch.setattr(index, "rules_digest", lambda: "another engine")
+    read = _counting(monkeypatch)
+    assert len(_history(tmp_path).refresh()) == 2 and read == [1, 1]
+
+
+def test_opening_a_game_says_what_is_wrong_in_one_line(tmp_path):
+    from clans_pi.history import RecordGone
+
+    paths = family_games(tmp_path / "records", 2)
+    history = _history(tmp_path)
+    history.refresh()
+    assert history.open(paths[0].name).total == history.games[0].moves
+    record = json.loads(paths[0].read_text())
+    record["table"]["ended"] = "0001-01-01T00:00:00"  # astimezone() cannot place it
+    paths[0].write_text(json.dumps(record))
+    with pytest.raises(ClansError) as info:
+        history.open(paths[0].name)
+    assert "\n" not in str(info.value)
+    paths[1].unlink()
+    with pytest.raises(RecordGone):
+        history.open(paths[1].name)
+
+
+def test_a_merge_keeps_an_undated_records_date(tmp_path):
+    """A record dated only by its file's time is rewritten by a merge: it says its date
+    now, and stays where it was in the list instead of becoming today's game."""
+    record = finished_record([("Anna", "fox", "human"), ("Ben", "bear", "human")], 5)
+    del record["table"]
+    path = write_record(tmp_path / "records", record, "by-hand.json")
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    history = _history(tmp_path)
+    (before,) = history.refresh()
+    assert history.merge("Anna", "Annie").changed == 1
+    (after,) = history.games
+    assert after.date == before.date and "Annie" in [p.name for p in after.players]

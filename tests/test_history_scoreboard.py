@@ -267,3 +267,22 @@ def test_every_game_gives_out_one_win_and_a_merge_keeps_them_all(tables, seed, p
         if old in by_name:
             assert after[new].games == by_name[old].games - both + (
                 by_name[new].games if new in by_name else 0)
+
+
+def test_three_way_shares_add_up_exactly_so_ties_stay_ties():
+    """Six thirds of a win are two wins (R21), not 1.9999...: a player with six three-way
+    shares ranks level with one who won twice, by average then name."""
+    from datetime import datetime
+
+    from clans_pi.history import PastGame, PastPlayer
+
+    def game(k, winners, players):
+        return PastGame(f"{k}.json", datetime(2026, 11, 1 + k).astimezone(), tuple(
+            PastPlayer(n, "", "human", "red", 10, 0, 10, n in winners) for n in players),
+            "no_moves", 40)
+
+    games = [game(k, {"Ann", "Bo", "Cy"}, ("Ann", "Bo", "Cy")) for k in range(6)]
+    games += [game(6 + k, {"Di"}, ("Di", "Ed")) for k in range(2)]
+    rows = {s.name: s for s in scoreboard(games)}
+    assert rows["Ann"].wins == rows["Di"].wins == 2
+    assert [s.name for s in scoreboard(games)][:4] == ["Ann", "Bo", "Cy", "Di"]

@@ -193,6 +193,7 @@ def test_merging_through_the_buttons_counts_the_old_games_under_the_new_name(
     before = {s.name: s.games for s in scoreboard(family_history.games)}
     _merge(app, screen, "Anna", "Annie")
     assert "Count Anna's 4 games as Annie's?" in app.screen.text
+    assert app.screen.text.endswith("This cannot be undone.")
     app.screen.button("confirm_yes").action()
     assert app.screen is screen
     assert app.notices == ["4 games of Anna's now count as Annie's."]
@@ -293,3 +294,17 @@ def test_a_narrow_table_leaves_out_the_least_needed_columns_not_readable_text(
         kept.append(len(shown))
     assert kept == sorted(kept, reverse=True)
     assert kept[0] == len(COLUMNS) and kept[-1] <= 2
+
+
+def test_two_names_that_played_every_game_together_have_nothing_to_merge(tmp_path):
+    records = tmp_path / "records"
+    for seed in range(2):
+        write_game(records, [person("Jo", "owl"), person("Joe", "fox")], seed)
+    app, screen, _ = _open(history(records))
+    screen.button("merge").action()
+    picker = app.screen
+    picker.button("person_Jo").action()
+    picker.button("person_Joe").action()
+    assert app.screen is picker  # no question: nothing would change
+    assert app.notices == ["Jo and Joe played every game together: there is nothing to "
+                           "merge."]

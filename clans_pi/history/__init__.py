@@ -2,7 +2,7 @@
 family's scoreboard, and a finished game replayed move by move. No pygame here: the screen,
 ``clans-pi history`` and the tests all use the same code."""
 
-from .index import Damaged, History, Merged
+from .index import Damaged, History, Merged, RecordGone
 from .past_game import PastGame, PastPlayer, read_past_game
 from .replay import GameReplay
 from .scoreboard import RECENT_DAYS, Standing, recent_since, scoreboard
@@ -15,6 +15,7 @@ __all__ = [
     "Merged",
     "PastGame",
     "PastPlayer",
+    "RecordGone",
     "Standing",
     "read_past_game",
     "recent_since",

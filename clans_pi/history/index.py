@@ -8,8 +8,9 @@ Reading a record means replaying it through the engine (about 1 ms a game here, 
 that on a Pi), so what the index derived is also kept in ``past-games-index.json`` beside
 the records' directory: at the next start a record whose size and time are those noted
 there is not replayed again. That file is only a cache: it is checked against the records
-on every refresh, rebuilt when it is missing, damaged or from another version, board or
-chart, and a card that refuses to write it only makes the next start slower.
+on every refresh, rebuilt when it is missing, damaged, or made by other rules (a digest of
+the engine's source, :func:`rules_digest`), board or chart; a card that refuses to write it
+only makes the next start slower.
 
 Deleting a game deletes its record; merging a renamed person's old games under their new
 name rewrites those records' names (atomically, :func:`clans_pi.files.write_atomic`).
@@ -17,11 +18,14 @@ name rewrites those records' names (atomically, :func:`clans_pi.files.write_atom
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import logging
 import os
 import threading
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,7 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from .past_game import PastGame, game_from_json, game_to_json, read_past_game
+from .replay import GameReplay
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +42,10 @@ log = logging.getLogger(__name__)
 CACHE_NAME = "past-games-index.json"
 #: Its format: a change to what it holds (PastGame, PastPlayer) must change this.
 CACHE_FORMAT = "clans-past-games-index/1"
+
+
+class RecordGone(ClansError):
+    """A past game's record is no longer on the card (deleted since the list was read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,42 +85,56 @@ class History:
         """Bring the index up to date with the records on the card (new, changed, deleted
         files) and return the games, newest first. A directory that cannot be read is an
         empty history (logged). Each record found damaged is a log line, unless
-        ``log_damaged`` is False (the caller says it: :attr:`damaged`)."""
+        ``log_damaged`` is False (the caller says it: :attr:`damaged`). Waits while another
+        thread refreshes it (the game's first pass at start)."""
         with self._lock:
-            if not self._cache_read:
-                self._cache_read = True
-                self._seen = self._read_cache()
+            return self._refresh(log_damaged)
+
+    def try_refresh(self) -> list[PastGame] | None:
+        """:meth:`refresh`, or None at once while another thread is at it (a screen asks
+        again a moment later rather than freezing)."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self._refresh(True)
+        finally:
+            self._lock.release()
+
+    def _refresh(self, log_damaged: bool) -> list[PastGame]:
+        if not self._cache_read:
+            self._cache_read = True
+            self._seen = self._read_cache()
+        try:
+            entries = [e for e in os.scandir(self.dir)
+                       if e.name.endswith(".json") and e.is_file()]
+        except FileNotFoundError:
+            entries = []
+        except OSError as exc:
+            log.warning("cannot read the past games in %s: %s", self.dir, exc)
+            entries = []
+        seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]] = {}
+        for entry in entries:
             try:
-                entries = [e for e in os.scandir(self.dir)
-                           if e.name.endswith(".json") and e.is_file()]
-            except FileNotFoundError:
-                entries = []
-            except OSError as exc:
-                log.warning("cannot read the past games in %s: %s", self.dir, exc)
-                entries = []
-            seen: dict[str, tuple[tuple[int, int], PastGame | Damaged]] = {}
-            for entry in entries:
-                try:
-                    st = entry.stat()
-                except OSError:  # gone meanwhile
-                    continue
-                key = (st.st_size, st.st_mtime_ns)
-                old = self._seen.get(entry.name)
-                if old is not None and old[0] == key:
-                    seen[entry.name] = old
-                    continue
-                found = self._read(Path(entry.path), st.st_mtime)
-                if isinstance(found, Damaged) and log_damaged:
-                    log.warning("past game %s left out: %s", found.file, found.problem)
-                seen[entry.name] = (key, found)
-            if seen.keys() != self._seen.keys() or any(
-                    seen[f][0] != self._seen[f][0] for f in seen):
-                self._write_cache(seen)
-            self._seen = seen
-            games = [g for _k, g in seen.values() if isinstance(g, PastGame)]
-            games.sort(key=lambda g: (g.date, g.file), reverse=True)
-            self._games = games
-            return list(games)
+                st = entry.stat()
+            except OSError:  # gone meanwhile
+                continue
+            key = (st.st_size, st.st_mtime_ns)
+            old = self._seen.get(entry.name)
+            if old is not None and old[0] == key:
+                seen[entry.name] = old
+                continue
+            found = self._read(Path(entry.path), st.st_mtime)
+            if isinstance(found, Damaged) and log_damaged:
+                log.warning("past game %s left out: %s", found.file, found.problem)
+            seen[entry.name] = (key, found)
+        if seen.keys() != self._seen.keys() or any(
+                seen[f][0] != self._seen[f][0] for f in seen):
+            self._write_cache(seen)
+        self._seen = seen
+        games = [g for _k, g in seen.values() if isinstance(g, PastGame)]
+        games.sort(key=lambda g: (g.date, g.file), reverse=True)
+        self._games = games
+        return list(games)
 
     @property
     def games(self) -> list[PastGame]:
@@ -127,7 +150,8 @@ class History:
     # ------------------------------------------------------------ the cache
 
     def _cache_key(self) -> dict[str, Any]:
-        return {"format": CACHE_FORMAT, "board": self.board.id, "chart": self.chart.to_dict()}
+        return {"format": CACHE_FORMAT, "rules": rules_digest(), "board": self.board.id,
+                "chart": self.chart.to_dict()}
 
     def _read_cache(self) -> dict[str, tuple[tuple[int, int], PastGame | Damaged]]:
         """What the last run derived, or nothing when the cache is missing, damaged or
@@ -149,7 +173,7 @@ class History:
                     seen[file] = (key, Damaged(file, str(entry["problem"])))
                 else:
                     seen[file] = (key, game_from_json(file, entry["game"]))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except Exception as exc:  # only a cache: anything odd in it, read the records
             log.info("%s not used: %s", self.cache, type(exc).__name__)
             return {}
         return seen
@@ -180,8 +204,21 @@ class History:
             return read_past_game(data, path.name, self.board, self.chart, modified=modified)
         except ClansError as exc:
             return Damaged(path.name, str(exc))
-        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError,
+                RecursionError) as exc:
             return Damaged(path.name, f"bad value ({type(exc).__name__})")
+
+    def open(self, file: str) -> GameReplay:
+        """The game kept as ``file``, to replay: read again from its record, which must
+        still replay legally. Raises ClansError with one line when it is gone or damaged."""
+        data = self.record(file)
+        try:
+            return GameReplay(data, file, self.board, self.chart)
+        except ClansError:
+            raise
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError,
+                RecursionError) as exc:
+            raise ClansError(f"{file}: bad value ({type(exc).__name__})") from None
 
     def record(self, file: str) -> Any:
         """The record of ``file`` as parsed JSON (for its replay). Raises ClansError with
@@ -190,7 +227,7 @@ class History:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ClansError(f"{file}: the record is gone") from None
+            raise RecordGone(f"{file}: the record is gone") from None
         except (OSError, ValueError, RecursionError) as exc:
             raise ClansError(f"{file}: not readable ({type(exc).__name__})") from None
 
@@ -236,17 +273,23 @@ class History:
                     continue
                 except (ValueError, RecursionError):
                     continue  # damaged since: the next refresh says so
-                write_atomic(path, json.dumps(_renamed(data, old, new), indent=1) + "\n")
+                write_atomic(path, json.dumps(_renamed(data, old, new, game.date), indent=1)
+                         + "\n")
                 changed += 1
         finally:  # also when the card refused a write: the index shows what is on it
             self.refresh()
         return Merged(changed, skipped)
 
 
-def _renamed(data: Any, old: str, new: str) -> Any:
-    """A record with the player ``old`` called ``new`` (its players and its table)."""
+def _renamed(data: Any, old: str, new: str, ended: datetime) -> Any:
+    """A record with the player ``old`` called ``new`` (its players and its table). A record
+    that did not say when it ended says it now (``ended``, as the index dated it): its file's
+    new time must not make it today's game."""
     if not isinstance(data, dict):
         return data
+    if not isinstance(data.get("table"), dict):
+        data["table"] = {}
+    data["table"].setdefault("ended", ended.isoformat(timespec="seconds"))
     players = data.get("players")
     if isinstance(players, list):
         data["players"] = [new if p == old else p for p in players]
@@ -257,3 +300,14 @@ def _renamed(data: Any, old: str, new: str) -> Any:
                 seat["name"] = new
     return data
 
+
+@functools.cache
+def rules_digest() -> str:
+    """A digest of the engine's source and data (clans_pi/rules): a game of another version
+    may not replay the same, so the index's cache of another engine is not used."""
+    root = Path(__file__).resolve().parent.parent / "rules"
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

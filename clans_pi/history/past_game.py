@@ -83,6 +83,9 @@ def read_past_game(data: Any, file: str, board: Board, chart: EpochChart, *,
     state = replay(data, board, chart, undo=False)
     if not state.is_over:
         raise RecordError(f"the game is not over after {state.ply} moves")
+    for name in state.players:  # a name typed at the table never holds one
+        if not name.isprintable():
+            raise RecordError(f"player {name!r}: a name with control characters")
     assert isinstance(data, Mapping)  # replay checked it
     table = data.get("table")
     table = table if isinstance(table, Mapping) else {}
@@ -121,9 +124,9 @@ def _date(ended: Any, file: str, modified: float | None) -> datetime:
 
 
 def _seats(raw: Any, state: GameState) -> list[tuple[str, str, str]]:
-    """(name, avatar, kind) per seat in table order: the record's table when it matches the
-    game's players, else the players in turn order (a valid table order, R7), each a person
-    unless its name is a computer's ("Owl (Hard)")."""
+    """(name, avatar, kind) per seat in table order: the record's table when it holds the
+    game's players with turns going round it (R7), else the players in turn order (a valid
+    table order), each a person unless its name is a computer's ("Owl (Hard)")."""
     if isinstance(raw, list) and len(raw) == state.num_players:
         seats = []
         for s in raw:
@@ -134,8 +137,11 @@ def _seats(raw: Any, state: GameState) -> list[tuple[str, str, str]]:
                 break
             seats.append((name, avatar, kind if kind in (*SEAT_KINDS, "random") else HUMAN))
         else:
-            if sorted(n for n, _a, _k in seats) == sorted(state.players):
-                return seats
+            names = [n for n, _a, _k in seats]
+            if sorted(names) == sorted(state.players):
+                first = names.index(state.players[0])  # R7: turns go round the table
+                if names[first:] + names[:first] == list(state.players):
+                    return seats
     return [(name, "", _kind_of(name)) for name in state.players]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from fractions import Fraction
 from typing import Any
 
 from ..session import HUMAN, kind_label
@@ -51,13 +52,13 @@ def scoreboard(games: Iterable[PastGame], *, since: datetime | None = None) -> l
     for game in sorted(games, key=lambda g: g.date):
         if since is not None and game.date < since:
             continue
-        share = 1 / max(1, len(game.winners))
+        share = Fraction(1, max(1, len(game.winners)))  # exact: 3 thirds make 1 (R21)
         for p in game.players:
             key = (HUMAN, p.name) if p.is_human else (p.kind, "")
-            row = rows.setdefault(key, {"games": 0, "wins": 0.0, "points": 0, "best": 0,
+            row = rows.setdefault(key, {"games": 0, "wins": Fraction(0), "points": 0, "best": 0,
                                         "right": 0, "guessed": 0, "avatar": ""})
             row["games"] += 1
-            row["wins"] += share if p.winner else 0.0
+            row["wins"] += share if p.winner else 0
             row["points"] += p.score
             row["best"] = max(row["best"], p.score)
             row["right"] += p.read_right
@@ -65,7 +66,8 @@ def scoreboard(games: Iterable[PastGame], *, since: datetime | None = None) -> l
             row["avatar"] = p.avatar or row["avatar"]  # the latest game's picture
     standings = [
         Standing(name if kind == HUMAN else kind_label(kind), kind, r["avatar"], r["games"],
-                 r["wins"], r["points"] / r["games"], r["best"], r["right"], r["guessed"])
+                 float(r["wins"]), r["points"] / r["games"], r["best"], r["right"],
+                 r["guessed"])
         for (kind, name), r in rows.items()
     ]
     standings.sort(key=lambda s: (-s.wins, -s.average, s.name.casefold()))

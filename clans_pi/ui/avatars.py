@@ -51,6 +51,11 @@ AVATARS: tuple[Avatar, ...] = (
 _BY_KEY: dict[str, Avatar] = {a.key: a for a in AVATARS}
 
 
+def is_avatar(key: str) -> bool:
+    """Whether ``key`` names one of the pictures."""
+    return key in _BY_KEY
+
+
 def avatar(key: str) -> Avatar:
     """The avatar with this key; KeyError for an unknown one."""
     try:

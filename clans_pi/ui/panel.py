@@ -10,7 +10,7 @@ from ..rules.constants import CLANS, TERRAINS
 from ..rules.epochs import EpochChart
 from ..rules.observation import Observation
 from ..session import Seat
-from .avatars import AVATARS, avatar_surface
+from .avatars import AVATARS, avatar_surface, is_avatar
 from .board_view import _mark
 from .canvas import Canvas
 from .clan_look import DEFAULT_LOOK, ClanLook
@@ -30,8 +30,11 @@ from .theme import (
 
 
 def avatar_key(seat: Seat, index: int) -> str:
-    """The seat's avatar, or a default one by seat number."""
-    return seat.avatar or AVATARS[index % len(AVATARS)].key
+    """The seat's avatar, or a default one by seat number when it has none or one this
+    version does not know (a kept record from another version)."""
+    if seat.avatar and is_avatar(seat.avatar):
+        return seat.avatar
+    return AVATARS[index % len(AVATARS)].key
 
 
 def draw_avatar(canvas: Canvas, seat: Seat, index: int, rect: pygame.Rect) -> None:

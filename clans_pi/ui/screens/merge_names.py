@@ -193,6 +193,10 @@ class MergeNamesScreen(Screen):
         both = sum(1 for g in self.history.games
                    if {old, new} <= {p.name for p in g.players if p.is_human})
         moving = self.counts[old] - both
+        if not moving:  # every game of the old name had the new one at the table too
+            self.app.notify(_("{old} and {new} played every game together: there is nothing "
+                              "to merge.").format(old=old, new=new))
+            return
         text = ngettext("Count {old}'s {n} game as {new}'s?",
                         "Count {old}'s {n} games as {new}'s?", moving).format(
                             old=old, n=moving, new=new)
@@ -200,6 +204,8 @@ class MergeNamesScreen(Screen):
             text += " " + ngettext("{n} game in which both played stays as it is.",
                                    "The {n} games in which both played stay as they are.",
                                    both).format(n=both)
+        # Merging back would take the new name's own games along: say so before.
+        text += " " + _("This cannot be undone.")
         self.app.show(ConfirmScreen(self.app, title=_("Merge names?"), text=text,
                                     yes=_("Merge"), no=_("Back"),
                                     act=lambda: self._merge(old, new),

@@ -10,17 +10,18 @@ damaged meanwhile is not. The games are over, so their clans and scores are publ
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pygame
 
-from ...history import GameReplay, History, PastGame
+from ...history import History, PastGame, RecordGone
 from ...i18n import _, ngettext
 from ...rules.errors import ClansError
 from ...session import Seat
-from ..canvas import Canvas, text_width
+from ..canvas import Canvas, shortened
 from ..icons import draw_bin, draw_crown
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
@@ -32,6 +33,10 @@ from .confirm import ConfirmScreen
 if TYPE_CHECKING:
     from .base import Host, Pos
 
+log = logging.getLogger(__name__)
+
+#: How often (ms) the list asks again for the games while the first reading goes on.
+READ_AGAIN_MS = 200
 #: How far (in units of the touch target's side) a finger moves before a press is a drag.
 DRAG_SLOP = 0.25
 
@@ -54,14 +59,6 @@ def end_text(end: str) -> str:
     return _("no move left")
 
 
-def fit_name(name: str, px: int, width: int) -> str:
-    """``name`` cut short with an ellipsis when even the least size will not fit it."""
-    if text_width(name, px) <= width:
-        return name
-    while len(name) > 1 and text_width(name + "…", px) > width:
-        name = name[:-1]
-    return name.rstrip() + "…"
-
 
 class PastGamesScreen(Screen):
     """The list of finished games; ``back`` leaves it (the start screen)."""
@@ -74,7 +71,11 @@ class PastGamesScreen(Screen):
         self.history = history
         self._back = back
         self.now = now or (lambda: datetime.now().astimezone())
-        self.games: list[PastGame] = history.refresh()
+        # None while the game's first reading of the records (at start) is still going on:
+        # the screen says so and asks again every READ_AGAIN_MS instead of freezing.
+        found = history.try_refresh()
+        self.reading = found is None
+        self.games: list[PastGame] = found or []
         self.top = 0  # the first row in sight
         self._drag: tuple[float, int] | None = None  # (where the finger went down, top then)
         self._dragging = False
@@ -153,8 +154,25 @@ class PastGamesScreen(Screen):
             canvas.box(pygame.Rect(self.bar.left, y, self.bar.width, h), TEXT_DIM,
                        radius=self.bar.width // 2)
 
+    def wakeup(self) -> int | None:
+        return self.app.clock() + READ_AGAIN_MS if self.reading else None
+
+    def tick(self, now: int) -> bool:
+        if not self.reading:
+            return False
+        found = self.history.try_refresh()
+        if found is None:
+            return False
+        self.reading, self.games = False, found
+        self.layout()
+        return True
+
     def _draw_empty(self, canvas: Canvas) -> None:
         box = self.list.inflate(-self.px(40), -self.px(40))
+        if self.reading:
+            canvas.paragraph(_("Reading the past games…"), box, self.px(24), TEXT_DIM,
+                             align="center")
+            return
         text = _("No finished game yet. Every game played to its end on this table is "
                  "kept here, to see again move by move.")
         damaged = len(self.history.damaged)
@@ -196,7 +214,7 @@ class PastGamesScreen(Screen):
                                cell.right - pic.right - self.px(8), cell.height - self.px(4))
             name, score = split_v(text, 1, 1)
             least = canvas.least_px
-            canvas.text(fit_name(p.name, least, name.width), name, small,
+            canvas.text(shortened(p.name, least, name.width), name, small,
                         ACCENT if p.winner else TEXT, align="left")
             drawn = canvas.text(str(p.score), score, big, ACCENT if p.winner else TEXT,
                                 align="left")
@@ -254,15 +272,21 @@ class PastGamesScreen(Screen):
         from .past_replay import ReplayScreen
 
         try:
-            replay = GameReplay(self.history.record(game.file), game.file,
-                                self.app.board, self.app.chart)
+            replay = self.history.open(game.file)
+        except RecordGone:
+            self.app.notify(_("This game is no longer kept on this table."))
+            self._reload()
+            return
         except ClansError as exc:
-            self.app.notify(_("This game cannot be replayed: its record is damaged ({problem})."
-                              ).format(problem=exc))
-            self.games = self.history.refresh()
-            self.layout()
+            log.warning("past game %s cannot be replayed: %s", game.file, exc)
+            self.app.notify(_("This game cannot be replayed: its record is damaged."))
+            self._reload()
             return
         self.app.show(ReplayScreen(self.app, replay, back=lambda: self.app.show(self)))
+
+    def _reload(self) -> None:
+        self.games = self.history.refresh()
+        self.layout()
 
     def _scoreboard(self) -> None:
         from .scoreboard import ScoreboardScreen
