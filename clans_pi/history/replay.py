@@ -96,6 +96,4 @@ class GameReplay:
         """The table seat that played the last move shown (None at the deal)."""
         if self.ply == 0:
             return None
-        player = (self.ply - 1) % len(self.game.players)  # R7: turns go round in order
-        first = [p.name for p in self.game.players].index(self._state.players[0])
-        return (player + first) % len(self.game.players)
+        return self.final.seat_of((self.ply - 1) % len(self.game.players))  # R7

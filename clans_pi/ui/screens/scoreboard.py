@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 #: The table's columns, most needed first: a narrow window drops them from the end.
 COLUMNS = ("wins", "games", "average", "best", "read")
 
+#: A name as long as the on-screen keyboard lets a family type (names.MAX_NAME letters):
+#: the name column keeps room for one before figures are left out.
+LONG_NAME = "Maximilianne"
+
 
 def wins_text(wins: float) -> str:
     """Wins with shared wins as shares (R21): "3", "2½", or "1.3" after a three-way share."""
@@ -216,7 +220,7 @@ class ScoreboardScreen(Screen):
         # Room for the names (a computer's may be its level alone, see shown_name), up to
         # a long one: longer ones end in an ellipsis.
         name_least = min(max((text_width(short_name(s), px) for s in every), default=0),
-                         text_width("Maximilianne", px))
+                         text_width(LONG_NAME, px))
         shown = list(COLUMNS)
         while len(shown) > 1 and (rank_w + pic_w + gap + name_least
                                   + sum(widths[c] for c in shown)) > width:
