@@ -247,7 +247,8 @@ def _history(args: argparse.Namespace) -> int:
     if not games:
         print(f"No finished games in {state_dir / 'records'}.")
         return 0
-    print(f"{len(games)} finished games in {state_dir / 'records'}, newest first:")
+    what = "finished game" if len(games) == 1 else "finished games"
+    print(f"{len(games)} {what} in {state_dir / 'records'}, newest first:")
     for g in games:
         players = ", ".join(f"{p.name} {p.score}{'*' if p.winner else ''}" for p in g.players)
         print(f"  {g.date:%Y-%m-%d %H:%M}  {players}  ({g.end.replace('_', ' ')}, "

@@ -63,3 +63,9 @@ def test_an_empty_or_missing_state_directory(tmp_path, capsys):
     assert json.loads(out) == {"games": [], "scoreboard": []}
     code, _, err = _run(capsys, "history", "--state-dir", str(tmp_path / "nope"))
     assert code == 1 and err.count("\n") == 1 and "no such directory" in err
+
+
+def test_one_game_is_one_game(tmp_path, capsys):
+    family_games(tmp_path / "records", 1)
+    _, out, _ = _run(capsys, "history", "--state-dir", str(tmp_path))
+    assert out.startswith("1 finished game in ")
