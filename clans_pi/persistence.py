@@ -129,7 +129,7 @@ class GameStore:
         """Write the finished game's record once: its name ends with a checksum of the game
         itself (deal and moves), so keeping the same game again finds its file."""
         record = session.to_record()
-        game = checksum(json.dumps(record, indent=1) + "\n")[:10]
+        game = checksum(record_text(record))[:10]
         existing = [p for p in self.records.glob(f"*-{game}.json")]
         if existing:
             return existing[0]
@@ -142,7 +142,7 @@ class GameStore:
         }
         self.records.mkdir(parents=True, exist_ok=True)
         path = self.records / f"{time.strftime('%Y%m%d-%H%M%S')}-{game}.json"
-        write_atomic(path, json.dumps(record, indent=1) + "\n")
+        write_atomic(path, record_text(record))
         return path
 
     def add_guesses(self, path: Path, guesses: list[dict[str, Any]]) -> None:
@@ -154,7 +154,7 @@ class GameStore:
         if not isinstance(record, dict):
             raise ValueError(f"{path}: not a record")
         record["guesses"] = guesses
-        write_atomic(path, json.dumps(record, indent=1) + "\n")
+        write_atomic(path, record_text(record))
 
     # ------------------------------------------------------------ loading
 
@@ -303,6 +303,12 @@ def read_save(doc: Any, board: Board, chart: EpochChart, where: str) -> tuple[in
     except ClansError as exc:
         raise SaveError(f"{where}: {exc}") from None
     return generation, session
+
+
+def record_text(record: Any) -> str:
+    """A game record's text as the table keeps it in ``records/`` (its file name's checksum
+    is of this text, before the table and guesses are added)."""
+    return json.dumps(record, indent=1) + "\n"
 
 
 def payload_text(payload: Any) -> str:

@@ -350,6 +350,10 @@ def test_opening_a_game_says_what_is_wrong_in_one_line(tmp_path):
     with pytest.raises(ClansError) as info:
         history.open(paths[0].name)
     assert "\n" not in str(info.value)
+    record["moves"].insert(0, {"from": 0, "to": 0})
+    paths[0].write_text(json.dumps(record))
+    with pytest.raises(RecordError, match=r"^move 1: "):  # the engine's own words
+        history.open(paths[0].name)
     paths[1].unlink()
     with pytest.raises(RecordGone):
         history.open(paths[1].name)

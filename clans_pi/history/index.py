@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..files import write_atomic
+from ..persistence import record_text
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
@@ -38,6 +39,9 @@ from .replay import GameReplay
 
 log = logging.getLogger(__name__)
 
+#: What a crafted record's values can raise on their way through the engine besides
+#: ClansError (wrong types anywhere, numbers beyond any integer, nesting too deep).
+BAD_VALUE = (TypeError, ValueError, KeyError, AttributeError, OverflowError, RecursionError)
 #: The cache of what the index derived from the records, beside their directory.
 CACHE_NAME = "past-games-index.json"
 #: Its format: a change to what it holds (PastGame, PastPlayer) must change this.
@@ -204,8 +208,7 @@ class History:
             return read_past_game(data, path.name, self.board, self.chart, modified=modified)
         except ClansError as exc:
             return Damaged(path.name, str(exc))
-        except (TypeError, ValueError, KeyError, AttributeError, OverflowError,
-                RecursionError) as exc:
+        except BAD_VALUE as exc:
             return Damaged(path.name, f"bad value ({type(exc).__name__})")
 
     def open(self, file: str) -> GameReplay:
@@ -214,10 +217,9 @@ class History:
         data = self.record(file)
         try:
             return GameReplay(data, file, self.board, self.chart)
-        except ClansError:
+        except ClansError:  # a ValueError too: its own words say what is wrong
             raise
-        except (TypeError, ValueError, KeyError, AttributeError, OverflowError,
-                RecursionError) as exc:
+        except BAD_VALUE as exc:
             raise ClansError(f"{file}: bad value ({type(exc).__name__})") from None
 
     def record(self, file: str) -> Any:
@@ -273,8 +275,7 @@ class History:
                     continue
                 except (ValueError, RecursionError):
                     continue  # damaged since: the next refresh says so
-                write_atomic(path, json.dumps(_renamed(data, old, new, game.date), indent=1)
-                         + "\n")
+                write_atomic(path, record_text(_renamed(data, old, new, game.date)))
                 changed += 1
         finally:  # also when the card refused a write: the index shows what is on it
             self.refresh()
@@ -289,12 +290,12 @@ def _renamed(data: Any, old: str, new: str, ended: datetime) -> Any:
         return data
     if not isinstance(data.get("table"), dict):
         data["table"] = {}
-    data["table"].setdefault("ended", ended.isoformat(timespec="seconds"))
+    table = data["table"]
+    table.setdefault("ended", ended.isoformat(timespec="seconds"))
     players = data.get("players")
     if isinstance(players, list):
         data["players"] = [new if p == old else p for p in players]
-    table = data.get("table")
-    if isinstance(table, dict) and isinstance(table.get("seats"), list):
+    if isinstance(table.get("seats"), list):
         for seat in table["seats"]:
             if isinstance(seat, dict) and seat.get("name") == old:
                 seat["name"] = new

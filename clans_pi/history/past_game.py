@@ -80,7 +80,13 @@ def read_past_game(data: Any, file: str, board: Board, chart: EpochChart, *,
     Raises :class:`RecordError` with one line saying what is wrong (a move that is not
     legal, a game that is not over). ``modified`` (the file's mtime) dates a record that
     says nothing of when it ended and whose name carries no stamp."""
-    state = replay(data, board, chart, undo=False)
+    return past_game_of(replay(data, board, chart, undo=False), data, file, modified)
+
+
+def past_game_of(state: GameState, data: Any, file: str,
+                 modified: float | None = None) -> PastGame:
+    """The finished game of ``state``, replayed from the record ``data`` kept as ``file``
+    (its table, guesses and date); raises :class:`RecordError` as :func:`read_past_game`."""
     if not state.is_over:
         raise RecordError(f"the game is not over after {state.ply} moves")
     for name in state.players:  # a name typed at the table never holds one

@@ -1,7 +1,7 @@
 """A finished game replayed move by move through the engine, for looking back at it: step
 forward and back a move at a time or an epoch at a time, or jump to any move.
 
-Built only from a record that replays legally to its end (:func:`read_past_game` checks
+Built only from a record that replays legally to its end (:func:`past_game_of` checks
 it); every position shown is the engine's own state after that many moves, so the board can
 never be drawn wrong. The game is over, so its clans are public (R20): :attr:`game` holds
 them beside each position's public view.
@@ -16,7 +16,7 @@ from ..rules.epochs import EpochChart
 from ..rules.observation import Observation
 from ..rules.record import replay
 from ..session import Seat, Session
-from .past_game import PastGame, read_past_game
+from .past_game import PastGame, past_game_of
 
 
 class GameReplay:
@@ -24,8 +24,8 @@ class GameReplay:
     deal (move 0). Raises :class:`~clans_pi.rules.errors.RecordError` for a damaged record."""
 
     def __init__(self, record: Any, file: str, board: Board, chart: EpochChart) -> None:
-        self.game: PastGame = read_past_game(record, file, board, chart)
         self._state = replay(record, board, chart)  # at the end; pop() steps back
+        self.game: PastGame = past_game_of(self._state, record, file)
         self.moves = self._state.moves
         self.total = len(self.moves)
         self.board = board
