@@ -382,6 +382,11 @@ def wrap(text: str, px: int, width: int) -> list[str]:
     return lines
 
 
+def least_px(size: tuple[int, int]) -> int:
+    """The smallest text size drawn on a picture of ``size`` (see :data:`LEAST_PX`)."""
+    return LEAST_PX if min(size) >= 480 else LEAST_PX_SMALL
+
+
 class Canvas:
     """A target surface plus the record of what was drawn on it."""
 
@@ -391,7 +396,7 @@ class Canvas:
         self.record = record
         self.records: list[Drawn] = []
         #: The smallest text size drawn on this canvas (see :data:`LEAST_PX`).
-        self.least_px = LEAST_PX if min(self.rect.size) >= 480 else LEAST_PX_SMALL
+        self.least_px = least_px(self.rect.size)
 
     # ------------------------------------------------------------ records
 

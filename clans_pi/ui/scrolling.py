@@ -1,4 +1,5 @@
-"""A list taller than its window, moved by a finger: press, drag, let go.
+"""A list taller than its window, moved by a finger: press, drag, let go. Its unit is
+the caller's: pixels, or rows for a list that moves a whole row at a time.
 
 A press only becomes a drag once the finger has moved a little (``slop``), so a tap on a
 row of the list stays a tap. The list is drawn from :attr:`Scroll.offset` (how far its top
@@ -47,7 +48,12 @@ class Scroll:
         self._grab = (y, self.offset)
         self.dragging = False
 
-    def drag(self, y: float, slop: int) -> bool:
+    @property
+    def held(self) -> bool:
+        """A finger is down on the list (pressed, not yet released)."""
+        return self._grab is not None
+
+    def drag(self, y: float, slop: float) -> bool:
         """The finger is at ``y`` now; returns True when it is dragging the list (it has
         moved ``slop`` pixels or more since it went down)."""
         if self._grab is None:

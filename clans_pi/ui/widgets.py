@@ -46,14 +46,12 @@ class Button:
         canvas.box(self.rect, fill, radius=radius)
         canvas.target(self.name, self.rect)
         ink = TEXT if self.enabled else TEXT_DIM
-        short = min(self.rect.size)
-        inner = self.rect.inflate(-max(6, short // 4), -max(4, short // 6))
+        inner = _inner(self.rect)
         if self.draw_icon is not None and self.label:
             icon = pygame.Rect(inner.left, inner.top, inner.height, inner.height)
             self.draw_icon(canvas.surface, icon, ink)
-            rest = pygame.Rect(icon.right + 4, inner.top, inner.right - icon.right - 4,
-                               inner.height)
-            canvas.text(self.label, rest, self.px, ink, align="left")
+            canvas.text(self.label, label_box(self.rect, icon=True), self.px, ink,
+                        align="left")
         elif self.draw_icon is not None:
             side = min(inner.width, inner.height)
             icon = pygame.Rect(0, 0, side, side)
@@ -61,3 +59,19 @@ class Button:
             self.draw_icon(canvas.surface, icon, ink)
         else:
             canvas.text(self.label, inner, self.px, ink)
+
+
+def _inner(rect: pygame.Rect) -> pygame.Rect:
+    """A button's inside, within its margins."""
+    short = min(rect.size)
+    return rect.inflate(-max(6, short // 4), -max(4, short // 6))
+
+
+def label_box(rect: pygame.Rect, *, icon: bool) -> pygame.Rect:
+    """Where a button at ``rect`` writes its label: its inside, or with a symbol (``icon``)
+    the part of it right of the symbol."""
+    inner = _inner(rect)
+    if not icon:
+        return inner
+    return pygame.Rect(inner.left + inner.height + 4, inner.top, inner.width - inner.height - 4,
+                       inner.height)

@@ -25,6 +25,7 @@ from ..canvas import Canvas, shortened
 from ..icons import draw_bin, draw_crown
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
+from ..scrolling import Scroll, draw_scrollbar
 from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -76,9 +77,7 @@ class PastGamesScreen(Screen):
         found = history.try_refresh()
         self.reading = found is None
         self.games: list[PastGame] = found or []
-        self.top = 0  # the first row in sight
-        self._drag: tuple[float, int] | None = None  # (where the finger went down, top then)
-        self._dragging = False
+        self.scroll = Scroll()  # in rows: its offset is the first row in sight
 
     # ------------------------------------------------------------ layout
 
@@ -110,8 +109,18 @@ class PastGamesScreen(Screen):
         self.per_page = max(1, (self.list.height + self.gap) // (self.row_h + self.gap))
         if len(self.games) >= self.per_page:  # a full list: its rows share the height
             self.row_h = (self.list.height + self.gap) // self.per_page - self.gap
-        self.top = max(0, min(self.top, len(self.games) - self.per_page))
+        self.scroll.resize(len(self.games), self.per_page)
         self._rows()
+
+    @property
+    def top(self) -> int:
+        """The first row in sight."""
+        return self.scroll.offset
+
+    @property
+    def step(self) -> int:
+        """A row and the gap under it, in pixels."""
+        return self.row_h + self.gap
 
     def _rows(self) -> None:
         """The rows in sight and their delete buttons, for the list scrolled to ``top``."""
@@ -119,8 +128,8 @@ class PastGamesScreen(Screen):
         buttons = list(self.fixed)
         u = self.unit
         for k, game in enumerate(self.games[self.top:self.top + self.per_page]):
-            r = pygame.Rect(self.list.left, self.list.top + k * (self.row_h + self.gap),
-                            self.list.width, self.row_h)
+            r = pygame.Rect(self.list.left, self.list.top + k * self.step, self.list.width,
+                            self.row_h)
             self.rows.append((game, r))
             bin_rect = pygame.Rect(r.right - u - self.px(6), r.top + self.px(6), u, u)
             if self.wide:
@@ -136,7 +145,6 @@ class PastGamesScreen(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.fill(BG)
-        n = len(self.games)
         canvas.text(_("Past games"), self.title, self.px(34), ACCENT)
         for b in self.fixed:
             b.draw(canvas)
@@ -147,12 +155,7 @@ class PastGamesScreen(Screen):
         for (game, r), b in zip(self.rows, self.buttons[len(self.fixed):], strict=True):
             self._draw_row(canvas, game, r, now, b.rect)
             b.draw(canvas)
-        if n > self.per_page:  # where the rows in sight are in the whole list
-            canvas.box(self.bar, CARD, radius=self.bar.width // 2)
-            h = max(self.px(20), self.bar.height * self.per_page // n)
-            y = self.bar.top + (self.bar.height - h) * self.top // max(1, n - self.per_page)
-            canvas.box(pygame.Rect(self.bar.left, y, self.bar.width, h), TEXT_DIM,
-                       radius=self.bar.width // 2)
+        draw_scrollbar(canvas, self.bar, self.scroll)  # where the rows in sight are
 
     def wakeup(self) -> int | None:
         return self.app.clock() + READ_AGAIN_MS if self.reading else None
@@ -228,23 +231,18 @@ class PastGamesScreen(Screen):
     # ------------------------------------------------------------ input
 
     def down(self, pos: Pos) -> None:
-        self._drag = (pos[1], self.top)
-        self._dragging = False
+        self.scroll.press(pos[1] / self.step)
 
     def move(self, pos: Pos) -> None:
-        if self._drag is None:
-            return
-        y0, top0 = self._drag
-        dy = pos[1] - y0
-        if not self._dragging and abs(dy) < DRAG_SLOP * self.unit:
-            return
-        self._dragging = True
-        self.scroll_to(top0 - round(dy / (self.row_h + self.gap)))
+        top = self.top
+        dragged = self.scroll.drag(pos[1] / self.step, DRAG_SLOP * self.unit / self.step)
+        if dragged and self.top != top:
+            self._rows()
+            self.partial = None
 
     def up(self, pos: Pos) -> None:
-        drag, dragging = self._drag, self._dragging
-        self._drag, self._dragging = None, False
-        if drag is None or dragging:
+        held = self.scroll.held
+        if self.scroll.release() or not held:
             return
         for game, r in self.rows:
             if r.collidepoint(pos):
@@ -259,9 +257,9 @@ class PastGamesScreen(Screen):
 
     def scroll_to(self, top: int) -> None:
         """Show the rows from ``top`` on (kept within the list)."""
-        top = max(0, min(top, len(self.games) - self.per_page))
-        if top != self.top:
-            self.top = top
+        before = self.top
+        self.scroll.to(top)
+        if self.top != before:
             self._rows()
             self.partial = None
 

@@ -18,7 +18,7 @@ import pygame
 from ...history import RECENT_DAYS, History, Standing, recent_since, scoreboard
 from ...i18n import _, ngettext
 from ...session import Seat, level_label
-from ..canvas import LEAST_PX, LEAST_PX_SMALL, Canvas, line_size, shortened, text_width
+from ..canvas import Canvas, least_px, line_size, shortened, text_width
 from ..layout import split_h
 from ..panel import draw_avatar
 from ..scrolling import Scroll, draw_scrollbar
@@ -185,7 +185,7 @@ class ScoreboardScreen(Screen):
         self.scroll.resize(rows * self.table.row_h, self.table.body.height)
 
     def _least(self) -> int:
-        return LEAST_PX if min(self.size) >= 480 else LEAST_PX_SMALL
+        return least_px(self.size)
 
     def table_for(self, area: pygame.Rect) -> Table:
         """The table at the largest size up to the window's scale at which every column

@@ -16,13 +16,13 @@ from ...i18n import LANGUAGES, _, language, ngettext
 from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
-from ..canvas import LEAST_PX, LEAST_PX_SMALL, Canvas, fit_size, text_width
+from ..canvas import Canvas, fit_size, least_px, text_width
 from ..icons import draw_globe, draw_past, draw_power, draw_wifi
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
 from ..seat_kinds import default_name, kind_label, next_kind, with_kind
 from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
-from ..widgets import Button
+from ..widgets import Button, label_box
 from .base import Screen
 from .language import LanguageScreen
 from .names import NameScreen
@@ -109,7 +109,7 @@ class StartScreen(Screen):
         # The past games (when the table keeps them): their symbol and words, or only the
         # symbol where the words would not fit.
         past = self.app.history is not None
-        least = LEAST_PX if min(self.size) >= 480 else LEAST_PX_SMALL  # as the canvas draws
+        least = least_px(self.size)  # as the canvas draws
 
         def row(past_weight: float) -> list[pygame.Rect]:
             weights = [0.85 if narrow else 1.0, *([past_weight] if past else []),
@@ -325,8 +325,6 @@ def _fits_with_icon(label: str, cell: pygame.Rect, px: int, least: int, *,
     """Whether a button ``cell`` holds its symbol (unless ``icon`` is False) and ``label``
     (shrunk at most to 80 %, and never under ``least``, the screen's least size), as
     :class:`~clans_pi.ui.widgets.Button` would draw it."""
-    short = min(cell.size)
-    inner = cell.inflate(-max(6, short // 4), -max(4, short // 6))
-    room = inner.width - (inner.height + 4 if icon else 0)
+    room = label_box(cell, icon=icon).width
     least = max(round(px * 0.8), least)
     return room > 0 and text_width(label, fit_size(label, px, room, least)) <= room
