@@ -174,6 +174,7 @@ def instrumented_search(
     me = state.current_player
     nplayers = state.num_players
     widening = settings.widening
+    breadth = settings.root_breadth
     eager = not widening
     rand = rng.random
     root = _Node(me, state, rng, True)
@@ -205,7 +206,8 @@ def instrumented_search(
             tried = len(n)
             total = node.total
             fresh = False
-            if not widening or tried < widening * sqrt(total + 1):
+            if not widening or tried < widening * sqrt(
+                    (total * breadth if node is root else total) + 1):
                 if ordered and not node.sorted and total >= order_after:
                     if not node.full:
                         node.complete(st, rand)
