@@ -108,6 +108,15 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
             for node, i in path:
                 node.w[i] += rewards[node.player]
 
+    def simulate_here(leaves: list) -> int:
+        for p, _, cl in leaves:
+            sim = state.copy(stack=False)
+            for a, o in _moves_of(p):
+                sim.push_action(a, o, undo=False)
+            sim.playout(rand)
+            backup([p], [_rewards(sim, cl, s.margin_weight, s.margin_scale)])
+        return len(leaves)
+
     while time.monotonic() < end:
         # collect what came back
         for cn in wait([cn for cn in conns if inflight[cn]], 0):
@@ -173,26 +182,14 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
                 cn.send(("leaves", [(m, cl) for _, m, cl in pending]))
                 inflight[cn].append([p for p, _, _ in pending])
             else:  # every helper busy: simulate them here
-                for p, _, cl in pending:
-                    sim = state.copy(stack=False)
-                    for a, o in _moves_of(p):
-                        sim.push_action(a, o, undo=False)
-                    sim.playout(rand)
-                    backup([p], [_rewards(sim, cl, s.margin_weight, s.margin_scale)])
-                    done += 1
+                done += simulate_here(pending)
             pending = []
     for cn in conns:
         while inflight[cn]:
             paths = inflight[cn].pop(0)
             backup(paths, cn.recv())
             done += len(paths)
-    for p, _, cl in pending:  # selected but not sent: counted, so simulated here
-        sim = state.copy(stack=False)
-        for a, o in _moves_of(p):
-            sim.push_action(a, o, undo=False)
-        sim.playout(rand)
-        backup([p], [_rewards(sim, cl, s.margin_weight, s.margin_scale)])
-        done += 1
+    done += simulate_here(pending)  # selected but not sent: counted, so simulated here
     assert root.total == done == sum(root.n), "an iteration was lost or counted twice"
     return done
 
