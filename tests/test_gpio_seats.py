@@ -32,7 +32,9 @@ PINS = SeatPins(button=17, red=5, green=6, blue=13)
 
 @pytest.fixture
 def seat(pin_factory: MockFactory) -> Iterator[GpioSeat]:
-    with GpioSeat(PINS, pin_factory=pin_factory) as made:
+    # A stopped clock: an edge counts as seen at the poll that takes it, whatever time the
+    # test took in between (on a loaded machine a few real ms would move it earlier).
+    with GpioSeat(PINS, pin_factory=pin_factory, clock=lambda: 0.0) as made:
         yield made
         # Closing while held waits on gpiozero's hold thread.
         pin_factory.pin(PINS.button).drive_high()
