@@ -16,15 +16,17 @@ the CPU time an iteration costs the one process and the tree's process (with
 costs and ``tree_bound_speedup`` the most any number of helpers could give).
 
 Usage: .venv/bin/python scripts/tree_parallel_probe.py [--helpers 1] [--seconds 3]
-       [--batch 32] [--rounds 3] [--no-local]
+       [--batch 32] [--rounds 3] [--no-local] [--cprofile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import math
 import multiprocessing
+import pstats
 import random
 import statistics
 import sys
@@ -208,6 +210,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-local", action="store_true",
                         help="the tree's process never simulates (its own cost alone)")
+    parser.add_argument("--cprofile", action="store_true",
+                        help="also profile the tree's process in one more search (stderr)")
     args = parser.parse_args()
     ctx = multiprocessing.get_context("spawn")
     board, chart = load_default_board(), load_default_chart()
@@ -241,6 +245,15 @@ def main() -> None:
                               args.batch, weights, local=not args.no_local)
             farmed.append(n / (time.monotonic() - t))
             master_cpu.append((time.process_time() - c0) / n * 1e6)
+    if args.cprofile:  # where the tree's process spends its time (the middle position)
+        state = position(12, 100)
+        obs = state.observation(state.current_player)
+        for cn in conns:
+            cn.send(("root", obs.players, state.clans, obs.initial_huts, obs.moves))
+        profile = cProfile.Profile()
+        profile.runcall(farmed_search, state, conns, sample, random.Random(0), args.seconds,
+                        args.batch, weights, local=not args.no_local)
+        pstats.Stats(profile, stream=sys.stderr).sort_stats("tottime").print_stats(14)
     for cn in conns:
         cn.send(None)
     for p in procs:
