@@ -5,10 +5,12 @@ batches, a visit counted at selection as a virtual loss and the reward added whe
 back), against the same search on one process.
 
 Root-parallel search (clans_pi/bots/parallel.py) gives each worker its own tree; at two
-players, three trees of 2,500 iterations lost to one of 10,000 (0.26 of 48 games) while
-one tree of 7,500 did not (0.646 of 24 games on the same deals): the split costs, not the
-iterations. This measures what one shared tree can get from several processes, so that
-the figure can be set against a one-tree tournament at that budget.
+players, three trees of 2,500 iterations won 0.333 of 24 games against one of 10,000, where
+one tree of 7,500 won 0.646 and one of 4,500 0.521 on the same deals (docs/BENCHMARKS.md):
+the split costs, not the iterations. This measures what one tree can get from several
+processes, so that the figure can be set against a one-tree tournament at that budget.
+The search is Hard's (widening, the heuristic's order) with uniform determinisations and
+clan weights: what an iteration costs, not how well it plays.
 
 Prints one JSON object: iterations a second on one process and in the farmed tree, and
 the CPU time an iteration costs the one process and the tree's process (with
