@@ -6,9 +6,10 @@ back), against the same search on one process.
 
 Root-parallel search (clans_pi/bots/parallel.py) gives each worker its own tree; at two
 players, three trees of 2,500 iterations won 0.333 of 24 games against one of 10,000, where
-one tree of 7,500 won 0.646 and one of 4,500 0.521 on the same deals (docs/BENCHMARKS.md):
-the split costs, not the iterations. This measures what one tree can get from several
-processes, so that the figure can be set against a one-tree tournament at that budget.
+one tree of 7,500 won 0.646 and one of 4,500 0.521 on the same deals (0.385 over 48; three
+trees 0.260; docs/BENCHMARKS.md): the split costs most of what the iterations are worth.
+This measures what one tree can get from several processes, so that the figure can be set
+against a one-tree tournament at that budget.
 The search is Hard's (widening, the heuristic's order) with uniform determinisations and
 clan weights: what an iteration costs, not how well it plays.
 
