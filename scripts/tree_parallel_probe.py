@@ -66,6 +66,23 @@ def position(plies: int, seed: int) -> GameState:
     return state
 
 
+def simulate(root: GameState, moves, clans, rand) -> list[float]:
+    """Each player's reward of one simulation: ``moves`` down from ``root``, then a
+    random playout (as :func:`clans_pi.bots.ismcts.search` simulates)."""
+    st = root.copy(stack=False)
+    for action, order in moves:
+        st.push_action(action, order, undo=False)
+    st.playout(rand)
+    return _rewards(st, clans, SETTINGS.margin_weight, SETTINGS.margin_scale)
+
+
+def set_root(conns: list[Connection], state: GameState) -> None:
+    """Tell the helpers the position the next search starts from."""
+    obs = state.observation(state.current_player)
+    for cn in conns:
+        cn.send(("root", obs.players, state.clans, obs.initial_huts, obs.moves))
+
+
 def helper(conn: Connection, board_data: dict, chart_data: dict) -> None:
     board, chart = Board.from_dict(board_data), EpochChart.from_dict(chart_data)
     rng = random.Random(7)
@@ -81,14 +98,7 @@ def helper(conn: Connection, board_data: dict, chart_data: dict) -> None:
             for m in moves:
                 root.push(m, undo=False)
             continue
-        out = []
-        for path, clans in msg[1]:
-            st = root.copy(stack=False)
-            for action, order in path:
-                st.push_action(action, order, undo=False)
-            st.playout(rand)
-            out.append(_rewards(st, clans, SETTINGS.margin_weight, SETTINGS.margin_scale))
-        conn.send(out)
+        conn.send([simulate(root, moves, clans, rand) for moves, clans in msg[1]])
 
 
 def farmed_search(state: GameState, conns: list[Connection], sample, rng, seconds: float,
@@ -104,35 +114,38 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
     c, widening = s.exploration, s.widening
     sqrt, log = math.sqrt, math.log
     done = 0
-    pending: list[tuple[list, tuple]] = []
+    # Leaves selected (their paths, with the visit counted) and their determinisations.
+    pending: list[tuple[list[tuple[_Node, int]], tuple[int, ...]]] = []
     inflight: dict[Connection, list[list]] = {cn: [] for cn in conns}
     end = time.monotonic() + seconds
 
-    def backup(paths: list, rewards_list: list) -> None:
-        for path, rewards in zip(paths, rewards_list, strict=True):
-            for node, i in path:
-                node.w[i] += rewards[node.player]
+    def backup(path: list[tuple[_Node, int]], rewards: list[float]) -> None:
+        for node, i in path:
+            node.w[i] += rewards[node.player]
 
-    def simulate_here(leaves: list) -> int:
-        for p, _, cl in leaves:
-            sim = state.copy(stack=False)
-            for a, o in _moves_of(p):
-                sim.push_action(a, o, undo=False)
-            sim.playout(rand)
-            backup([p], [_rewards(sim, cl, s.margin_weight, s.margin_scale)])
-        return len(leaves)
+    def collect(cn: Connection) -> int:
+        """Take a helper's oldest batch of rewards; the leaves it covered."""
+        paths = inflight[cn].pop(0)
+        for path, rewards in zip(paths, cn.recv(), strict=True):
+            backup(path, rewards)
+        return len(paths)
+
+    def send(cn: Connection) -> None:
+        cn.send(("leaves", [(list(_moves_of(p)), cl) for p, cl in pending]))
+        inflight[cn].append([p for p, _ in pending])
+
+    def simulate_here() -> int:
+        for p, cl in pending:
+            backup(p, simulate(state, _moves_of(p), cl, rand))
+        return len(pending)
 
     while time.monotonic() < end:
-        # collect what came back
-        for cn in wait([cn for cn in conns if inflight[cn]], 0):
-            paths = inflight[cn].pop(0)
-            backup(paths, cn.recv())
-            done += len(paths)
+        for cn in wait([cn for cn in conns if inflight[cn]], 0):  # what came back
+            done += collect(cn)
         clans = sample(rng)
         st = state.copy(stack=False)
         node = root
         path: list[tuple[_Node, int]] = []
-        moves: list[tuple[int, object]] = []
         while True:
             n = node.n
             tried = len(n)
@@ -160,7 +173,6 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
             code = node.actions[i]
             order = node.orders.get(code)
             st.push_action(code & _MASK, order, undo=False)
-            moves.append((code & _MASK, order))
             path.append((node, i))
             node.total += 1  # the visit counts now (a virtual loss until its reward)
             n[i] += 1
@@ -170,31 +182,22 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
             if child is None:
                 child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, False)
             node = child
-        pending.append((path, moves, clans))
+        pending.append((path, clans))
         if len(pending) >= batch:
+            if not local and all(len(inflight[cn]) >= 2 for cn in conns):
+                # wait for a helper (measures the tree's own cost)
+                for cn in wait(conns):
+                    done += collect(cn)
             free = [cn for cn in conns if len(inflight[cn]) < 2]
             if free:
-                cn = min(free, key=lambda x: len(inflight[x]))
-                cn.send(("leaves", [(m, cl) for _, m, cl in pending]))
-                inflight[cn].append([p for p, _, _ in pending])
-            elif not local:  # wait for a helper (measures the tree's own cost)
-                ready = wait(conns)
-                for cn in ready:
-                    paths = inflight[cn].pop(0)
-                    backup(paths, cn.recv())
-                    done += len(paths)
-                cn = min(conns, key=lambda x: len(inflight[x]))
-                cn.send(("leaves", [(m, cl) for _, m, cl in pending]))
-                inflight[cn].append([p for p, _, _ in pending])
+                send(min(free, key=lambda x: len(inflight[x])))
             else:  # every helper busy: simulate them here
-                done += simulate_here(pending)
+                done += simulate_here()
             pending = []
     for cn in conns:
         while inflight[cn]:
-            paths = inflight[cn].pop(0)
-            backup(paths, cn.recv())
-            done += len(paths)
-    done += simulate_here(pending)  # selected but not sent: counted, so simulated here
+            done += collect(cn)
+    done += simulate_here()  # selected but not sent: counted, so simulated here
     assert root.total == done == sum(root.n), "an iteration was lost or counted twice"
     return done
 
@@ -233,9 +236,7 @@ def main() -> None:
     for r in range(args.rounds):
         for plies in (0, 12, 24):
             state = position(plies, 100 + r)
-            obs = state.observation(state.current_player)
-            for cn in conns:
-                cn.send(("root", obs.players, state.clans, obs.initial_huts, obs.moves))
+            set_root(conns, state)
             c0 = time.process_time()
             t = time.monotonic()
             res = search(state, sample, random.Random(r), SETTINGS,
@@ -250,9 +251,7 @@ def main() -> None:
             master_cpu.append((time.process_time() - c0) / n * 1e6)
     if args.cprofile:  # where the tree's process spends its time (the middle position)
         state = position(12, 100)
-        obs = state.observation(state.current_player)
-        for cn in conns:
-            cn.send(("root", obs.players, state.clans, obs.initial_huts, obs.moves))
+        set_root(conns, state)
         profile = cProfile.Profile()
         profile.runcall(farmed_search, state, conns, sample, random.Random(0), args.seconds,
                         args.batch, weights, local=not args.no_local)
