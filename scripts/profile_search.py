@@ -43,7 +43,6 @@ import cProfile
 import importlib
 import io
 import json
-import math
 import platform
 import pstats
 import random
@@ -54,6 +53,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -62,8 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # appended: PYTHONPATH may point at another checkout to compare
 
 from clans_pi.bots import ismcts  # noqa: E402
-from clans_pi.bots.ismcts import _MASK, Result, Settings, _Node, _rewards, decode  # noqa: E402
-from clans_pi.rules.moves import Move  # noqa: E402
+from clans_pi.bots.ismcts import Result, Settings, _Node, _rewards  # noqa: E402
 from clans_pi.rules.state import GameState  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -164,79 +163,36 @@ def instrumented_search(
     times: dict[str, float],
     leaves: list[GameState] | None = None,
 ) -> Result:
-    """:func:`.ismcts.search`'s loop with a timer between its parts, added into ``times``;
-    every 16th iteration's state before its playout copied into ``leaves`` (not timed).
-    Keep in step with the search (the script checks that both choose alike)."""
+    """:func:`.ismcts.search`'s loop (its own walk, :func:`.ismcts.walker`) with a timer
+    between its parts, added into ``times``; every 16th iteration's state before its
+    playout copied into ``leaves`` (not timed). Keep in step with the search (the script
+    checks that both choose alike)."""
     assert iterations is not None
     now = time.perf_counter
     t_start = now()
-    ordered = settings.ordered
-    me = state.current_player
-    nplayers = state.num_players
-    widening = settings.widening
-    breadth = settings.root_breadth
-    eager = not widening
+    root = ismcts.prepare_root(state, rng, settings, clan_weights, None)
     rand = rng.random
-    root = _Node(me, state, rng, True)
-    if ordered:
-        root.sort_untried(state, clan_weights[me])  # type: ignore[index]
-    order_after = settings.order_after
-    c = settings.exploration
+
+    def order_now(node: _Node, st: GameState, depth: int) -> None:
+        if not node.full:
+            node.complete(st, rand)
+        node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
+
+    walker = ismcts.walker(root, state.num_players, rng, settings, order_now)
     mw = settings.margin_weight
     ms = settings.margin_scale
-    log = math.log
-    sqrt = math.sqrt
-    roots = [0.0]
     done = 0
     path: list[tuple[_Node, int]] = []
     walk = samp = cop = play = rew = back = skip = 0.0
     t_loop = now()
     while done < iterations:
         t0 = now()
-        if done >= len(roots):
-            roots += map(sqrt, range(len(roots), 2 * len(roots)))
         clans = sample(rng)
         t1 = now()
         st = state.copy(stack=False)
         t2 = now()
-        node = root
         path.clear()
-        while True:
-            n = node.n
-            tried = len(n)
-            total = node.total
-            fresh = False
-            if not widening or tried < widening * sqrt(
-                    (total * breadth if node is root else total) + 1):
-                if ordered and not node.sorted and total >= order_after:
-                    if not node.full:
-                        node.complete(st, rand)
-                    node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
-                fresh = tried < len(node.actions) if node.full else node.draw(st, rand)
-            if fresh:
-                i = tried
-                n.append(0)
-                node.w.append(0.0)
-                node.children.append(None)
-            else:
-                k = c * sqrt(log(total))
-                best = -1.0
-                i = j = 0
-                for cn, cw in zip(n, node.w, strict=True):
-                    v = (cw + k * roots[cn]) / cn
-                    if v > best:
-                        best = v
-                        i = j
-                    j += 1  # noqa: SIM113
-            code = node.actions[i]
-            st.push_action(code & _MASK, node.orders.get(code), undo=False)
-            path.append((node, i))
-            if fresh or st.is_over:
-                break
-            child = node.children[i]
-            if child is None:
-                child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, eager)
-            node = child
+        walker(st, path)
         t3 = t3_end = now()
         if leaves is not None and not done % 16:
             leaves.append(st.copy(stack=False))
@@ -247,8 +203,6 @@ def instrumented_search(
         rewards = _rewards(st, clans, mw, ms)
         t5 = now()
         for node, i in path:
-            node.total += 1
-            node.n[i] += 1
             node.w[i] += rewards[node.player]
         done += 1
         t6 = now()
@@ -259,19 +213,14 @@ def instrumented_search(
         rew += t5 - t4
         back += t6 - t5
     t_end = now()
-    visits: dict[Move, int] = {}
-    best_code, best_n, best_w = root.actions[0], -1, 0.0
-    for code, cn, cw in zip(root.actions, root.n, root.w, strict=False):
-        visits[decode(code, root.orders)] = cn
-        if cn > best_n or (cn == best_n and cw > best_w):
-            best_code, best_n, best_w = code, cn, cw
+    result = ismcts.result_of(root, done)
     parts = {"walk": walk, "sample": samp, "copy": cop, "playout": play, "rewards": rew,
              "backup": back}  # fmt: skip
     parts["walk"] += t_loop - t_start  # the root's node and its sorting
     parts["other"] = (t_end - t_start - skip) - sum(parts.values())
     for name, value in parts.items():
         times[name] = times.get(name, 0.0) + value
-    return Result(decode(best_code, root.orders), done, visits)
+    return replace(result, root=None)
 
 
 def floor_us(leaves: Sequence[GameState], rounds: int = 5) -> float:

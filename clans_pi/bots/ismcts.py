@@ -81,10 +81,6 @@ class Settings:
     #: once, another node's untried ones once it has been visited ``order_after`` times.
     ordered: bool = False
     order_after: int = 8
-    #: The root widens as if it had this many times its visits: a worker of a root-parallel
-    #: search (:mod:`.parallel`) gives it the number of workers, so that their roots
-    #: together consider as many moves as one tree with all their iterations would.
-    root_breadth: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -195,12 +191,19 @@ class _Node:
         rest = self.actions[tried:]
         if len(rest) < 2:
             return
-        pairs = sorted({code & _MASK for code in rest})
-        values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
-        held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
-        score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
-        rest.sort(key=lambda code: -score[code & _MASK])  # stable: ties keep random order
+        rank(state, rest, weights)
         self.actions[tried:] = rest
+
+
+def rank(state: GameState, codes: list[int], weights: Sequence[float]) -> None:
+    """Sort ``codes`` (actions of ``state``) in the heuristic's order, best first, for a
+    mover whose clan is each clan with probability ``weights`` (CLANS order); stable, so
+    ties keep their order."""
+    pairs = sorted({code & _MASK for code in codes})
+    values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
+    held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
+    score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
+    codes.sort(key=lambda code: -score[code & _MASK])
 
 
 def search(
@@ -222,36 +225,19 @@ def search(
     with ``settings.ordered``. ``root``, a node for ``state`` kept from an earlier search
     (:mod:`.tree`), goes on with the statistics it has; else the search starts afresh.
     """
-    assert not state.is_over, "the game is over"
-    assert iterations is not None or deadline is not None, "no budget"
-    ordered = settings.ordered
-    assert not ordered or clan_weights is not None, "ordering needs clan weights"
-    me = state.current_player
-    nplayers = state.num_players
-    widening = settings.widening
-    breadth = settings.root_breadth
-    eager = not widening
+    root = prepare_root(state, rng, settings, clan_weights, root)
     rand = rng.random
-    if root is None:
-        root = _Node(me, state, rng, True)
-    else:
-        assert root.player == me, "a kept root of another player's turn"
-        if not root.full:
-            root.complete(state, rand)
-    if ordered:
-        root.sort_untried(state, clan_weights[me])  # type: ignore[index]
-    order_after = settings.order_after
-    c = settings.exploration
+
+    def order_now(node: _Node, st: GameState, depth: int) -> None:
+        if not node.full:
+            node.complete(st, rand)
+        node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
+
+    walk = walker(root, state.num_players, rng, settings, order_now)
     mw = settings.margin_weight
     ms = settings.margin_scale
-    log = math.log
-    sqrt = math.sqrt
     monotonic = time.monotonic
     is_set = cancel.is_set if cancel is not None else None
-    # roots[x] == sqrt(x) for every visit count x a child can have (<= the root's visits:
-    # those of a kept root, then one more an iteration).
-    before = root.total
-    roots = [sqrt(x) for x in range(before + 1)]
     done = 0
     path: list[tuple[_Node, int]] = []
     while True:
@@ -262,28 +248,84 @@ def search(
                 break
         elif done and monotonic() >= deadline:  # type: ignore[operator]
             break
-        if before + done >= len(roots):
-            roots += map(sqrt, range(len(roots), 2 * len(roots)))
         clans = sample(rng)
         st = state.copy(stack=False)
-        node = root
         path.clear()
-        # Selection and expansion: down the tree until a new edge.
+        walk(st, path)
+        # Simulation.
+        st.playout(rand)
+        rewards = _rewards(st, clans, mw, ms)
+        # Backpropagation: each edge learns the reward of the player who chose it (its
+        # visit was counted on the way down).
+        for node, i in path:
+            node.w[i] += rewards[node.player]
+        done += 1
+    return result_of(root, done)
+
+
+def prepare_root(
+    state: GameState,
+    rng: random.Random,
+    settings: Settings,
+    clan_weights: Sequence[Sequence[float]] | None,
+    root: _Node | None,
+) -> _Node:
+    """The root a search of ``state`` starts from: ``root`` kept from an earlier search
+    (every child listed), or a new one; in the heuristic's order with ``settings.ordered``."""
+    assert not state.is_over, "the game is over"
+    assert not settings.ordered or clan_weights is not None, "ordering needs clan weights"
+    me = state.current_player
+    if root is None:
+        root = _Node(me, state, rng, True)
+    else:
+        assert root.player == me, "a kept root of another player's turn"
+        if not root.full:
+            root.complete(state, rng.random)
+    if settings.ordered:
+        root.sort_untried(state, clan_weights[me])  # type: ignore[index]
+    return root
+
+
+#: ``order(node, state, depth)``: put ``node``'s untried children in the heuristic's order
+#: (or arrange for it), ``state`` being its position, ``depth`` moves below the root.
+Order = Callable[[_Node, GameState, int], None]
+
+
+def walker(
+    root: _Node, nplayers: int, rng: random.Random, settings: Settings, order: Order
+) -> Callable[[GameState, list[tuple[_Node, int]]], None]:
+    """The selection and expansion of one iteration: ``walk(st, path)`` goes down the tree
+    from ``root`` (``st`` its position, played along) to a new edge or the end of the game,
+    appending each ``(node, child)`` chosen to ``path`` and counting its visit at once (so
+    that a search whose rewards come back later sees the visits in flight as losses,
+    :mod:`.tree_parallel`). A node due to be ordered is given to ``order``."""
+    widening = settings.widening
+    eager = not widening
+    ordered = settings.ordered
+    order_after = settings.order_after
+    c = settings.exploration
+    rand = rng.random
+    log = math.log
+    sqrt = math.sqrt
+    # roots[x] == sqrt(x) for every visit count x a child can have (<= the root's visits).
+    roots = [sqrt(x) for x in range(root.total + 1)]
+
+    def walk(st: GameState, path: list[tuple[_Node, int]]) -> None:
+        if root.total >= len(roots):
+            roots.extend(map(sqrt, range(len(roots), 2 * len(roots))))
+        node = root
         while True:
             n = node.n
             tried = len(n)
             total = node.total
             fresh = False
-            if not widening or tried < widening * sqrt(
-                    (total * breadth if node is root else total) + 1):
+            if not widening or tried < widening * sqrt(total + 1):
                 if ordered and not node.sorted and total >= order_after:
-                    if not node.full:
-                        node.complete(st, rand)
-                    node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
+                    order(node, st, len(path))
                 fresh = tried < len(node.actions) if node.full else node.draw(st, rand)
             if fresh:
                 i = tried
-                n.append(0)
+                n.append(1)
                 node.w.append(0.0)
                 node.children.append(None)
             else:
@@ -296,24 +338,23 @@ def search(
                         best = v
                         i = j
                     j += 1  # noqa: SIM113 (enumerate costs a tuple per child)
+                n[i] += 1
+            node.total = total + 1
             code = node.actions[i]
             st.push_action(code & _MASK, node.orders.get(code), undo=False)
             path.append((node, i))
             if fresh or st.is_over:
-                break
+                return
             child = node.children[i]
             if child is None:
                 child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, eager)
             node = child
-        # Simulation.
-        st.playout(rand)
-        rewards = _rewards(st, clans, mw, ms)
-        # Backpropagation: each edge learns the reward of the player who chose it.
-        for node, i in path:
-            node.total += 1
-            node.n[i] += 1
-            node.w[i] += rewards[node.player]
-        done += 1
+
+    return walk
+
+
+def result_of(root: _Node, done: int) -> Result:
+    """The root's most visited move (then the most rewarded; then the first tried)."""
     visits: dict[Move, int] = {}
     best_code, best_n, best_w = root.actions[0], -1, 0.0
     for code, cn, cw in zip(root.actions, root.n, root.w, strict=False):
