@@ -11,11 +11,18 @@ reference implementation in tests/reference_engine.py, for the speed-up ratio.
 
 ``--search`` also times the computer players' search: Hard's and Normal's iterations per
 second on one worker (the game's own process) and Hard's with 2 worker processes
-(``SearchPool``, root parallel), each deciding the moves of positions spread over a seeded
-3-player game with a ``--search-seconds`` budget, as at the table; the median of
-``--rounds`` rounds, the worker counts taking turns within a round. It prints
-``search_parallel_speedup`` (2 workers' iterations per second over 1 worker's) and each
-worker process's memory (``search_worker_rss_mb``, resident, after searching).
+(``SearchPool``: one tree, its simulations on the second worker), each deciding the moves
+of positions spread over a seeded 3-player game with a ``--search-seconds`` budget, as at
+the table; the median of ``--rounds`` rounds, the worker counts taking turns within a
+round. It prints ``search_parallel_speedup`` (2 workers' iterations per second over 1
+worker's) and each worker process's memory (``search_worker_rss_mb``, resident, after
+searching).
+
+For more workers than this machine has cores it estimates instead: the CPU an iteration
+costs on one process, on the tree's worker when its helper runs every simulation, and on
+the whole pool (``search_cpu_us_*``, read from /proc at an iteration budget) give
+``search_speedup_estimate``: for W workers, a core's iterations times the lesser of W over
+the pool's CPU and one over the tree's worker's (whichever runs out first).
 
 Usage: .venv/bin/python scripts/bench.py [--seconds 1.0] [--rounds 5] [--compare]
        [--search [--search-seconds 0.5]]

@@ -428,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", nargs="*", default=[],
                         metavar="pi|desktop|LEVEL=N|LEVEL=Xs|LEVEL=pi")
     parser.add_argument("--workers", type=int, default=1,
-                        help="search worker processes per computer (root parallel)")
+                        help="search worker processes per computer (one tree)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:

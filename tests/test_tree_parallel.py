@@ -139,6 +139,29 @@ def test_the_helpers_order_a_node_as_the_heuristic_does():
     assert checked >= 2
 
 
+class Replaying(InlineFarm):
+    """Every batch sent as to a helper (its leaves as ints, replayed from the root)."""
+
+    def local(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("players,plies", [(2, 0), (3, 14), (4, 28)])
+def test_r11_a_batch_replayed_from_its_ints_gets_the_answer_of_its_kept_positions(
+        players, plies):
+    state = midgame(21, players, plies)
+    weights = [[0.2] * len(CLANS)] * players
+    hyps = [tuple((i + k) % len(CLANS) for k in range(players)) for i in range(len(CLANS))]
+    results = []
+    for farm in (InlineFarm(2), Replaying(2)):
+        farm.begin(None, state, HARD, weights)
+        results.append(search(state, uniform_sampler(hyps), random.Random(5), HARD, farm,
+                              iterations=1200, clan_weights=weights))
+    kept, replayed = results
+    assert kept.visits == replayed.visits and kept.move == replayed.move
+    assert [n.n for n in nodes(kept.root)] == [n.n for n in nodes(replayed.root)]
+
+
 # ------------------------------------------------------- the same search on processes
 
 

@@ -1,6 +1,6 @@
 """One search tree on several cores: the tree in one process, its simulations on helpers.
 
-Root parallelism (every worker its own tree, :mod:`.parallel`'s other scheme) splits the
+Root parallelism (every worker its own tree, which :mod:`.parallel` did before) splits the
 iterations into trees that each see a third of them; at two players three trees of 2,500
 iterations won 0.333 of 24 games against one tree of 10,000 where one tree of 7,500 won
 0.646 (docs/BENCHMARKS.md). Here one process keeps the one tree and walks it (selection and
@@ -129,6 +129,32 @@ def simulate_batch(
     return rewards, orderings
 
 
+def simulate_kept(
+    seed: int,
+    leaves: Sequence[tuple[GameState, ClanIndices]],
+    to_order: Sequence[tuple[int, GameState]],
+    settings: Settings,
+    clan_weights: Sequence[Sequence[float]] | None,
+) -> Answer:
+    """:func:`simulate_batch` for a batch walked on this process, from the positions the
+    walks kept: each leaf's (played out in place) with its determinisation, and each node
+    to order's, by leaf in walking order. No replay, and the same random numbers drawn in
+    the same order, so the same answer as a helper's."""
+    rng = random.Random(seed)
+    rand = rng.random
+    mw, ms = settings.margin_weight, settings.margin_scale
+    orderings: list[tuple[list[int], dict[int, tuple[int, ...]]]] = []
+    rewards: list[list[float]] = []
+    r = 0
+    for leaf, (st, clans) in enumerate(leaves):
+        while r < len(to_order) and to_order[r][0] == leaf:
+            orderings.append(ranked_children(to_order[r][1], clan_weights, rng))
+            r += 1
+        st.playout(rand)
+        rewards.append(_rewards(st, clans, mw, ms))
+    return rewards, orderings
+
+
 def leaf_code(node: _Node, i: int) -> int:
     """Child ``i`` of ``node`` as a leaf's move goes to a helper: its action code, flagged
     with :data:`HAS_ORDER` when it carries one of several village orders (R11)."""
@@ -173,6 +199,14 @@ class Farm:
     def submit(self, k: int, batch: Batch) -> None:
         raise NotImplementedError
 
+    def local(self) -> bool:
+        """The next batch is to be simulated on this process (:func:`simulate_kept`)."""
+        raise NotImplementedError
+
+    def put(self, k: int, answer: Answer) -> None:
+        """Batch ``k``'s answer, simulated on this process."""
+        raise NotImplementedError
+
     def answer(self, k: int) -> Answer:
         raise NotImplementedError
 
@@ -200,6 +234,12 @@ class InlineFarm(Farm):
 
     def submit(self, k: int, batch: Batch) -> None:
         self._answers[k] = self.simulate(batch)
+
+    def local(self) -> bool:
+        return True
+
+    def put(self, k: int, answer: Answer) -> None:
+        self._answers[k] = answer
 
     def simulate(self, batch: Batch) -> Answer:
         assert self._search is not None, "begin() first"
@@ -248,6 +288,14 @@ class HelperFarm(Farm):
                 conn.send(("root", job))
             except OSError:
                 self._drop(conn)
+
+    def local(self) -> bool:
+        return self.simulate_here and all(len(self._held[c]) >= PER_HELPER
+                                          for c in self.conns)
+
+    def put(self, k: int, answer: Answer) -> None:
+        self._answers[k] = answer
+        self._where[k] = None
 
     def submit(self, k: int, batch: Batch) -> None:
         assert self._local is not None, "begin() first"
@@ -371,14 +419,21 @@ def search(
     root = prepare_root(state, rng, settings, clan_weights, root)
     lag = farm.lag
     nplayers = state.num_players
-    # This batch's leaves (as ints), paths, and nodes to order: (leaf, depth, node).
+    # This batch's leaves (as ints for a helper), paths, and nodes to order: (leaf, depth,
+    # node); walked to be simulated here: its leaves' positions and determinisations, and
+    # the positions of its nodes to order (by leaf).
     data: list[int] = []
     paths: list[list[tuple[_Node, int]]] = []
     requests: list[tuple[int, int, _Node]] = []
+    here = farm.local()
+    kept: list[tuple[GameState, ClanIndices]] = []
+    kept_order: list[tuple[int, GameState]] = []
 
     def order_later(node: _Node, st: GameState, depth: int) -> None:
         node.sorted = True  # asked for: it draws at random until the order comes back
         requests.append((len(paths), depth, node))
+        if here:
+            kept_order.append((len(paths), st.copy(stack=False)))
 
     walk = walker(root, nplayers, rng, settings, order_later)
     flying: deque[tuple[int, list[list[tuple[_Node, int]]], list[_Node]]] = deque()
@@ -403,11 +458,16 @@ def search(
             node.full = True
 
     def flush() -> None:
-        nonlocal data, paths, requests, sent
-        farm.submit(sent, (getrandbits(63), data, [(j, d) for j, d, _ in requests]))
+        nonlocal data, paths, requests, sent, here, kept, kept_order
+        seed = getrandbits(63)
+        if here:
+            farm.put(sent, simulate_kept(seed, kept, kept_order, settings, clan_weights))
+        else:
+            farm.submit(sent, (seed, data, [(j, d) for j, d, _ in requests]))
         flying.append((sent, paths, [node for _, _, node in requests]))
         sent += 1
-        data, paths, requests = [], [], []
+        data, paths, requests, kept, kept_order = [], [], [], [], []
+        here = farm.local()
         if iterations is None:  # at a deadline, what has come back, in any order
             at = 0
             while at < len(flying):
@@ -427,13 +487,17 @@ def search(
                     break
             elif done and monotonic() >= deadline:  # type: ignore[operator]
                 break
-            data.extend(sample(rng))
+            clans = sample(rng)
             st = state.copy(stack=False)
             path: list[tuple[_Node, int]] = []
             walk(st, path)
-            data.append(len(path))
-            for node, i in path:
-                data.append(leaf_code(node, i))
+            if here:
+                kept.append((st, clans))
+            else:
+                data.extend(clans)
+                data.append(len(path))
+                for node, i in path:
+                    data.append(leaf_code(node, i))
             paths.append(path)
             done += 1
             if len(paths) >= batch:
