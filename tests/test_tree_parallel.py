@@ -178,6 +178,7 @@ def _bot(pool, iterations: int = 1500, seed: int = 3):
 
 
 def test_helpers_and_one_core_search_the_same_tree(pool3):
+    assert pool3.helpers == 2  # both helpers started and told the tree's worker so
     for seed, players, plies in ((11, 2, 4), (12, 3, 15), (13, 4, 30)):
         state = midgame(seed, players, plies)
         if state.is_over:

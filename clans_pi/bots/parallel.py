@@ -75,6 +75,8 @@ START_METHOD = "spawn"
 TREES_KEPT = 6
 #: How often (seconds) a search waiting for its workers looks at its cancel event.
 POLL_S = 0.05
+#: How long (seconds) the tree's worker waits for a helper to start before it does without.
+HELPER_START_S = 60.0
 #: How often (iterations) a worker checks that the game's process is still there.
 PARENT_CHECK = 256
 
@@ -221,27 +223,36 @@ class SearchPool:
         self._lock = threading.Lock()
         self._serial = 0
         self._ready = False
+        #: The helpers the tree's worker has, once it said it is ready.
+        self.helpers = 0
         self._procs: list[multiprocessing.process.BaseProcess] = []
         self.broken: str | None = None
+        self._conn: Connection | None = None
         board_data, chart_data = board.to_dict(), chart.to_dict()
         # The pipes between the tree's worker and its helpers.
         links = [ctx.Pipe() for _ in range(workers - 1)]
-        here, there = ctx.Pipe()
-        proc = ctx.Process(target=_serve, name="clans-search-1", daemon=True,
-                           args=(there, self._live, board_data, chart_data,
-                                 [tree_end for tree_end, _ in links], simulate_here))
-        proc.start()
-        there.close()  # the worker's end: when the worker goes, reading here ends
-        self._conn: Connection | None = here
-        self._procs.append(proc)
-        for i, (tree_end, helper_end) in enumerate(links, start=2):
-            proc = ctx.Process(target=_help, name=f"clans-search-{i}", daemon=True,
-                               args=(helper_end, board_data, chart_data))
+        try:
+            here, there = ctx.Pipe()
+            self._conn = here
+            proc = ctx.Process(target=_serve, name="clans-search-1", daemon=True,
+                               args=(there, self._live, board_data, chart_data,
+                                     [tree_end for tree_end, _ in links], simulate_here))
             proc.start()
-            # Only the two workers hold the link: when one goes, the other reads its end.
-            tree_end.close()
-            helper_end.close()
             self._procs.append(proc)
+            there.close()  # the worker's end: when the worker goes, reading here ends
+            for i, (_, helper_end) in enumerate(links, start=2):
+                proc = ctx.Process(target=_help, name=f"clans-search-{i}", daemon=True,
+                                   args=(helper_end, board_data, chart_data))
+                proc.start()
+                self._procs.append(proc)
+        except BaseException:  # e.g. no memory for another process: none is left behind
+            self.close(0.0)
+            raise
+        finally:
+            # Only the two workers hold a link: when one goes, the other reads its end.
+            for tree_end, helper_end in links:
+                tree_end.close()
+                helper_end.close()
 
     def __enter__(self) -> SearchPool:
         return self
@@ -308,6 +319,7 @@ class SearchPool:
             raise PoolBroken(self.broken) from None
         if message[0] == "ready":
             self._ready = True
+            self.helpers = message[1]
             return None
         number, kind, payload = message
         if number != serial or kind == "cancelled":  # a search cancelled before
@@ -365,11 +377,18 @@ def _serve(conn: Connection, live: Any, board_data: Any, chart_data: Any,
     parent = os.getppid()
     board, chart = Board.from_dict(board_data), EpochChart.from_dict(chart_data)
     trees: dict[str, Tree] = {}
-    for link in helpers:  # each helper says it is ready (or has gone: then it is dropped)
+    started = []
+    for link in helpers:  # each helper says it is ready; one gone or stuck is left out
         with contextlib.suppress(EOFError, OSError):
-            link.recv()
-    farm = HelperFarm(helpers, simulate_here=simulate_here)
-    conn.send(("ready",))
+            if link.poll(HELPER_START_S) and link.recv():
+                started.append(link)
+                continue
+        link.close()
+    farm = HelperFarm(started, simulate_here=simulate_here)
+    try:
+        conn.send(("ready", len(started)))
+    except OSError:  # the game has gone already
+        return
     while True:
         try:
             message = conn.recv()

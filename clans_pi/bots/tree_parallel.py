@@ -18,11 +18,14 @@ children at random until its order comes back with its batch.
 **Reproducible.** A batch's rewards and orders depend only on the batch (its leaves and
 the seed drawn for it from the search's random numbers), not on which process computed
 them, and at an iteration budget batch ``k`` is backed up just after batch ``k + lag - 1``
-is sent, whenever its rewards arrived. So an iteration budget gives the same search on any
-number of helpers, including none (:class:`InlineFarm`, for tournaments and tests), and
-the same move. At a deadline (at the table) a batch is backed up as soon as its rewards are
-in, in any order, and the tree's process waits only when ``lag`` batches are out: never
-more stale than at a budget, and nobody idles.
+is sent, whenever its rewards arrived (``lag`` is set by the number of workers). So for a
+number of workers an iteration budget gives the same search and move whichever process
+simulates each batch: on the helpers, on the tree's process, on one process for all
+(:class:`InlineFarm`, for tournaments and tests), or after a helper has died. At a
+deadline (at the table) a batch is backed up as soon as its rewards are in, in any order,
+and the tree's process waits only when ``lag`` batches are out: never more stale than at
+a budget, and nobody idles; the walks stop as long before the deadline as a batch takes to
+come back, so that the search ends at it.
 
 **The helpers' pipes.** A leaf goes down as ints: the determinisation's clans, the number
 of moves, and the moves' action codes (:mod:`.ismcts`), flagged with :data:`HAS_ORDER` when
@@ -185,11 +188,18 @@ def ranked_children(
 
 
 class Farm:
-    """Where a search's batches are simulated: :meth:`begin` a search, :meth:`submit` its
-    batch ``k`` (numbered from 0 in order), then take its :meth:`answer` once, in the same
-    order. ``lag``: the batches a search keeps in flight."""
+    """Where a search's batches are simulated: :meth:`begin` a search; for each batch
+    ``k`` (numbered from 0 in order) ask whether it is to be simulated on the tree's
+    process (:meth:`local`), then :meth:`put` its answer or :meth:`submit` it; take each
+    answer once (:meth:`answer`, in order at an iteration budget, as they come at a
+    deadline). ``lag``: the batches a search keeps in flight."""
 
     lag = 1
+
+    def tail(self) -> float:
+        """Seconds a batch sent now takes to come back (a search at a deadline stops
+        walking that long before it)."""
+        return 0.0
 
     def begin(self, job: object, state: GameState, settings: Settings,
               clan_weights: Sequence[Sequence[float]] | None) -> None:
@@ -271,6 +281,12 @@ class HelperFarm(Farm):
         self._where: dict[int, Connection | None] = {}
         self._answers: dict[int, Answer] = {}
         self._local: InlineFarm | None = None
+        self._sent_at: dict[int, float] = {}
+        #: Seconds from sending a batch to its answer, averaged over the recent ones.
+        self.latency = 0.0
+
+    def tail(self) -> float:
+        return self.latency if self.conns else 0.0
 
     @property
     def helpers(self) -> int:
@@ -312,6 +328,7 @@ class HelperFarm(Farm):
             else:
                 self._held[conn].append((k, batch))
                 self._where[k] = conn
+                self._sent_at[k] = time.monotonic()
                 return
         self._answers[k] = self._simulate(batch)
         self._where[k] = None
@@ -341,6 +358,8 @@ class HelperFarm(Farm):
         held_k, _ = self._held[conn].popleft()
         assert held_k == number, "a helper answered out of order"
         self._answers[number] = answer
+        took = time.monotonic() - self._sent_at.pop(number, time.monotonic())
+        self.latency = took if not self.latency else 0.8 * self.latency + 0.2 * took
 
     def drain(self) -> None:
         for conn in list(self.conns):
@@ -348,17 +367,19 @@ class HelperFarm(Farm):
                 try:
                     conn.recv()
                 except (EOFError, OSError):
-                    self._drop(conn)
+                    self._drop(conn, simulate=False)
                     break
                 self._held[conn].popleft()
         self._answers.clear()
         self._where.clear()
+        self._sent_at.clear()
 
-    def _drop(self, conn: Connection) -> None:
-        """A helper has gone: its batches are simulated here."""
+    def _drop(self, conn: Connection, *, simulate: bool = True) -> None:
+        """A helper has gone: its batches are simulated here (unless nobody wants them)."""
         self.conns.remove(conn)
         for k, batch in self._held.pop(conn):
-            self._answers[k] = self._simulate(batch)
+            if simulate:
+                self._answers[k] = self._simulate(batch)
         conn.close()
 
     def _simulate(self, batch: Batch) -> Answer:
@@ -442,6 +463,8 @@ def search(
     getrandbits = rng.getrandbits
     sent = 0
     done = 0
+    # When the walks stop at a deadline: before it by the time a batch takes to come back.
+    stop = None if deadline is None else deadline - farm.tail()
 
     def backup(at: int = 0) -> None:
         k, leaves, nodes = flying[at]
@@ -458,7 +481,7 @@ def search(
             node.full = True
 
     def flush() -> None:
-        nonlocal data, paths, requests, sent, here, kept, kept_order
+        nonlocal data, paths, requests, sent, here, kept, kept_order, stop
         seed = getrandbits(63)
         if here:
             farm.put(sent, simulate_kept(seed, kept, kept_order, settings, clan_weights))
@@ -467,7 +490,6 @@ def search(
         flying.append((sent, paths, [node for _, _, node in requests]))
         sent += 1
         data, paths, requests, kept, kept_order = [], [], [], [], []
-        here = farm.local()
         if iterations is None:  # at a deadline, what has come back, in any order
             at = 0
             while at < len(flying):
@@ -475,8 +497,10 @@ def search(
                     backup(at)
                 else:
                     at += 1
+            stop = deadline - farm.tail()
         while len(flying) >= lag:
             backup()
+        here = farm.local()  # once the backups have freed what they could
 
     try:
         while True:
@@ -485,7 +509,7 @@ def search(
             if iterations is not None:
                 if done >= iterations:
                     break
-            elif done and monotonic() >= deadline:  # type: ignore[operator]
+            elif done and monotonic() >= stop:  # type: ignore[operator]
                 break
             clans = sample(rng)
             st = state.copy(stack=False)
@@ -507,11 +531,8 @@ def search(
         while flying:
             backup()
     except BaseException:
+        # The tree is dropped (its visits in flight never get their rewards); the helpers'
+        # batches are taken and thrown away, so that the next search gets its own.
         farm.drain()
-        for _, _, nodes in flying:  # their orders will not come: ask again next time
-            for node in nodes:
-                node.sorted = False
-        for _, _, node in requests:
-            node.sorted = False
         raise
     return result_of(root, done)
