@@ -11,18 +11,11 @@ reference implementation in tests/reference_engine.py, for the speed-up ratio.
 
 ``--search`` also times the computer players' search: Hard's and Normal's iterations per
 second on one worker (the game's own process) and Hard's with 2 worker processes
-(``SearchPool``: one tree, its simulations on the second worker), each deciding the moves
-of positions spread over a seeded 3-player game with a ``--search-seconds`` budget, as at
-the table; the median of ``--rounds`` rounds, the worker counts taking turns within a
-round. It prints ``search_parallel_speedup`` (2 workers' iterations per second over 1
-worker's) and each worker process's memory (``search_worker_rss_mb``, resident, after
-searching).
-
-For more workers than this machine has cores it estimates instead: the CPU an iteration
-costs on one process, on the tree's worker when its helper runs every simulation, and on
-the whole pool (``search_cpu_us_*``, read from /proc at an iteration budget) give
-``search_speedup_estimate``: for W workers, a core's iterations times the lesser of W over
-the pool's CPU and one over the tree's worker's (whichever runs out first).
+(``SearchPool``, root parallel), each deciding the moves of positions spread over a seeded
+3-player game with a ``--search-seconds`` budget, as at the table; the median of
+``--rounds`` rounds, the worker counts taking turns within a round. It prints
+``search_parallel_speedup`` (2 workers' iterations per second over 1 worker's) and each
+worker process's memory (``search_worker_rss_mb``, resident, after searching).
 
 Usage: .venv/bin/python scripts/bench.py [--seconds 1.0] [--rounds 5] [--compare]
        [--search [--search-seconds 0.5]]
@@ -32,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import random
 import statistics
@@ -93,8 +85,7 @@ def search_positions(seed: int) -> list:
 
 
 def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
-    """The search's iterations per second on 1 and 2 workers, and what the tree's worker
-    and the whole pool spend an iteration (see the module docstring)."""
+    """The search's iterations per second on 1 and 2 workers (see the module docstring)."""
     from clans_pi.bots import Budget, make_bot
     from clans_pi.bots.parallel import SearchPool
 
@@ -119,64 +110,15 @@ def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
                 rates[name].append(iterations / elapsed)
         rss = [_rss_mb(pid) for pid in pool.pids]
     one, two = statistics.median(rates["hard_1"]), statistics.median(rates["hard_2"])
-    cpu = search_cpu(positions, seconds, rounds, seed)
-    # W workers, the tree's one of them: the cores' CPU (W over the pool's CPU an iteration)
-    # or the tree's process (one over its own), whichever runs out first.
-    estimate = {w: round(cpu["one"] * min(w / cpu["pool"], 1.0 / cpu["tree"]), 2)
-                for w in (2, 3, 4)}
     return {
         "search_iterations_per_s_1": round(one),
         "search_iterations_per_s_2": round(two),
         "search_parallel_speedup": round(two / one, 2),
         "search_normal_iterations_per_s_1": round(statistics.median(rates["normal_1"])),
-        "search_cpu_us_one_process": round(cpu["one"] * 1e6),
-        "search_cpu_us_tree_process": round(cpu["tree"] * 1e6),
-        "search_cpu_us_pool": round(cpu["pool"] * 1e6),
-        "search_speedup_estimate": estimate,
         "search_worker_rss_mb": max(rss),
         "search_path": f"Hard (and Normal) choosing the moves at plies {list(SEARCH_PLIES)} "
                        f"of a seeded 3-player game, {seconds:g} s a move",
     }
-
-
-def search_cpu(positions: list, seconds: float, rounds: int, seed: int) -> dict[str, float]:
-    """CPU seconds an iteration of Hard's search costs: on one process (``one``); the
-    tree's worker of a 2-worker pool that leaves every simulation to its helper
-    (``tree``); and that pool's processes together (``pool``), from /proc."""
-    from clans_pi.bots import Budget, make_bot
-    from clans_pi.bots.parallel import SearchPool
-
-    board, chart = load_default_board(), load_default_chart()
-    budget = Budget(iterations=round(2000 * seconds))
-    one: list[float] = []
-    tree: list[float] = []
-    total: list[float] = []
-    with SearchPool(2, board, chart, simulate_here=False) as pool:
-        if not pool.ready(120):
-            raise SystemExit("bench.py: the search workers did not start")
-        tree_pid, helper_pid = pool.pids
-        for r in range(rounds):
-            for k, obs in enumerate(positions):
-                bot = make_bot("hard", board, chart, seed=seed + 1000 * r + k, budget=budget)
-                start = time.process_time()
-                bot.choose(obs)
-                one.append((time.process_time() - start) / bot.last.iterations)  # type: ignore[attr-defined]
-                bot = make_bot("hard", board, chart, seed=seed + 1000 * r + k, budget=budget,
-                               pool=pool)
-                before = _cpu_s(tree_pid), _cpu_s(helper_pid)
-                bot.choose(obs)
-                n = bot.last.iterations  # type: ignore[attr-defined]
-                t, h = _cpu_s(tree_pid) - before[0], _cpu_s(helper_pid) - before[1]
-                tree.append(t / n)
-                total.append((t + h) / n)
-    return {"one": statistics.median(one), "tree": statistics.median(tree),
-            "pool": statistics.median(total)}
-
-
-def _cpu_s(pid: int) -> float:
-    """A process's CPU time (user and system) in seconds, from /proc (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _rss_mb(pid: int) -> float:

@@ -44,12 +44,9 @@ iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, 
 0.2 s): the iterations per second one worker searches here (:data:`HERE`, measured with
 ``scripts/bench.py --search``) divided by :data:`PI_FACTOR`. ``--budget desktop`` gives
 what one core here searches. Both are iteration counts, so a tournament plays the same
-games on any machine. ``--workers N`` searches with N workers per computer, as
-``[computer] workers`` at the table: one tree whose simulations the other workers run
-(clans_pi/bots/tree_parallel.py). At an iteration budget the games are the same as on N
-processes, so a game plays it on its own process (:class:`OneCorePool`); with a named budget
-the tree gets the iterations N cores of that machine search in one tree
-(:data:`ONE_TREE_SPEEDUP` times a core's).
+games on any machine. ``--workers N`` searches with N worker processes per computer (root
+parallel, as ``[computer] workers`` at the table); with a named budget each worker gets the
+per-core budget, as each core of the Pi searches for the same time.
 
 A level may carry its own budget and workers, ``LEVEL[@BUDGET][/WORKERS]``, so that one
 level can meet itself: ``--levels hard@pi/3,hard@desktop`` is Hard on a Pi 4 with 3
@@ -84,7 +81,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
     summarise,
     top_bands,
 )
-from clans_pi.bots.parallel import OneCorePool, SearchPool  # noqa: E402
+from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
@@ -112,11 +109,6 @@ HERE = {"hard": 10_000, "normal": 11_000}
 #: Each searching level's time a move at the table (bots.search_bot.LEVEL_SETTINGS).
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
-#: How many times a core's iterations one tree searches on N workers, the tree's worker one
-#: of them: ``search_speedup_estimate`` of ``scripts/bench.py --search`` (2026-11-25, from
-#: the CPU an iteration costs the tree's worker and the whole pool; README, "Computer
-#: players"). The same on a Pi, all its processes being the same Python 4 times slower.
-ONE_TREE_SPEEDUP = {1: 1.0, 2: 1.64, 3: 2.46, 4: 3.18}
 #: A level that searches as another does (its budgets are that level's).
 SEARCHES_AS = {PEEKING: "hard"}
 
@@ -178,16 +170,12 @@ class Spec:
 
 def named_budget(name: str, level: str, workers: int) -> Budget:
     """``pi`` or ``desktop``: the iterations ``workers`` cores of that machine search in
-    one tree in ``level``'s time a move; peeking searches as Hard does."""
+    ``level``'s time a move (each worker its share); peeking searches as Hard does."""
     level = SEARCHES_AS.get(level, level)
     per_core = HERE[level] * THINK_SECONDS[level]
     if name == "pi":
         per_core /= PI_FACTOR
-    speedup = ONE_TREE_SPEEDUP.get(workers)
-    if speedup is None:
-        raise SystemExit(f"tournament.py: no measured speed-up for {workers} workers: "
-                         f"name the budget in iterations (LEVEL@N/{workers})")
-    return Budget(iterations=max(1, round(per_core * speedup)))
+    return Budget(iterations=max(1, round(per_core)) * workers)
 
 
 def parse_budget(value: str, where: str) -> Budget | str:
@@ -229,14 +217,9 @@ def parse_spec(text: str, budgets: dict[str, Budget | str], workers: int) -> Spe
 _POOLS: dict[int, SearchPool] = {}
 
 
-def _pool(spec: Spec, board: Board, chart: EpochChart) -> SearchPool | OneCorePool | None:
-    """The search workers of ``spec``: at an iteration budget the same search on this
-    process; else real worker processes."""
-    workers = spec.workers
+def _pool(workers: int, board: Board, chart: EpochChart) -> SearchPool | None:
     if workers < 2:
         return None
-    if spec.budget is not None and spec.budget.iterations is not None:
-        return OneCorePool(workers, board, chart)
     pool = _POOLS.get(workers)
     if pool is None:
         pool = _POOLS[workers] = SearchPool(workers, board, chart)
@@ -262,10 +245,10 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             bots.append(RandomBot(board, chart, bot_seed))
         elif spec.level == PEEKING:  # told the real game's clans
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
-                                   budget=spec.budget, pool=_pool(spec, board, chart)))
+                                   budget=spec.budget, pool=_pool(spec.workers, board, chart)))
         else:
             bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
-                                 pool=_pool(spec, board, chart)))
+                                 pool=_pool(spec.workers, board, chart)))
     results = [SeatResult(spec.label, 0.0, 0.0, 0.0, players - 1) for spec in at]
     while not state.is_over:
         p = state.current_player
@@ -428,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", nargs="*", default=[],
                         metavar="pi|desktop|LEVEL=N|LEVEL=Xs|LEVEL=pi")
     parser.add_argument("--workers", type=int, default=1,
-                        help="search worker processes per computer (one tree)")
+                        help="search worker processes per computer (root parallel)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:

@@ -199,6 +199,19 @@ def test_progressive_widening_tries_about_sqrt_visits_children(widening):
         assert tried == min(400, len(actions_with_orders(state)[0]))
 
 
+@pytest.mark.parametrize("breadth", [1, 2, 3, 4])
+def test_a_root_parallel_workers_root_is_as_broad_as_one_tree_with_all_iterations(breadth):
+    """root_breadth k: a worker's root widens as if it had k times its visits, so k workers
+    of 400 iterations consider the moves one tree of 400 k would (deeper nodes do not)."""
+    state = midgame(4, 2, 2)
+    settings_ = Settings(widening=0.5, ordered=True, root_breadth=breadth)
+    result = search(
+        state, uniform(state), random.Random(1), settings_, iterations=400,
+        clan_weights=weights_for(state),
+    )
+    assert len(result.visits) == math.ceil(0.5 * math.sqrt(400 * breadth))
+
+
 # ------------------------------------------------------------------------- cancelling
 
 

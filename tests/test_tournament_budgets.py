@@ -1,7 +1,6 @@
 """scripts/tournament.py's budgets named after machines and its levels with their own budget
 and workers (``LEVEL[@BUDGET][/WORKERS]``): what a ``pi`` budget is derived from, and a
-short tournament with a level on two workers (one tree, played on the game's process at an
-iteration budget) that runs to its tables."""
+short tournament on worker processes that runs to its tables."""
 
 from __future__ import annotations
 
@@ -19,16 +18,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import tournament  # noqa: E402
 
 
-def test_a_pi_budget_is_a_core_here_divided_by_the_pi_factor_times_one_trees_speedup():
+def test_a_pi_budget_is_a_core_here_divided_by_the_pi_factor_for_each_worker():
     hard = round(tournament.HERE["hard"] * 1.0 / tournament.PI_FACTOR)
     normal = round(tournament.HERE["normal"] * 0.2 / tournament.PI_FACTOR)
     assert tournament.named_budget("pi", "hard", 1) == Budget(iterations=hard)
-    # Three workers: one tree, the measured speed-up of one tree on three workers.
-    speedup = tournament.ONE_TREE_SPEEDUP[3]
-    assert 1.0 < speedup <= 3.0
-    assert tournament.named_budget("pi", "hard", 3) == Budget(iterations=round(hard * speedup))
-    with pytest.raises(SystemExit, match="no measured speed-up for 5 workers"):
-        tournament.named_budget("pi", "hard", 5)
+    assert tournament.named_budget("pi", "hard", 3) == Budget(iterations=3 * hard)
     assert tournament.named_budget("pi", "normal", 1) == Budget(iterations=normal)
     assert tournament.named_budget("desktop", "hard", 1) == Budget(
         iterations=tournament.HERE["hard"])

@@ -81,6 +81,10 @@ class Settings:
     #: once, another node's untried ones once it has been visited ``order_after`` times.
     ordered: bool = False
     order_after: int = 8
+    #: The root widens as if it had this many times its visits: a worker of a root-parallel
+    #: search (:mod:`.parallel`) gives it the number of workers, so that their roots
+    #: together consider as many moves as one tree with all their iterations would.
+    root_breadth: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -296,10 +300,11 @@ def walker(
 ) -> Callable[[GameState, list[tuple[_Node, int]]], None]:
     """The selection and expansion of one iteration: ``walk(st, path)`` goes down the tree
     from ``root`` (``st`` its position, played along) to a new edge or the end of the game,
-    appending each ``(node, child)`` chosen to ``path`` and counting its visit at once (so
-    that a search whose rewards come back later sees the visits in flight as losses,
-    :mod:`.tree_parallel`). A node due to be ordered is given to ``order``."""
+    appending each ``(node, child)`` chosen to ``path`` and counting its visit at once (the
+    backup adds the reward). A node due to be ordered is given to ``order`` (the search
+    orders it there and then; the instrumented copy in ``scripts/profile_search.py`` too)."""
     widening = settings.widening
+    breadth = settings.root_breadth
     eager = not widening
     ordered = settings.ordered
     order_after = settings.order_after
@@ -319,7 +324,8 @@ def walker(
             tried = len(n)
             total = node.total
             fresh = False
-            if not widening or tried < widening * sqrt(total + 1):
+            if not widening or tried < widening * sqrt(
+                    (total * breadth if node is root else total) + 1):
                 if ordered and not node.sorted and total >= order_after:
                     order(node, st, len(path))
                 fresh = tried < len(node.actions) if node.full else node.draw(st, rand)

@@ -143,8 +143,8 @@ class SearchBot:
         With a seconds budget the whole call (rebuilding the game, updating the belief,
         searching) ends within it, but for the last iteration and a little
         (:data:`SAFETY`). A move with no alternative is made without searching. With a
-        pool (``workers`` > 1) the search runs in one tree on every worker
-        (:mod:`.parallel`).
+        pool (``workers`` > 1) every worker searches until the deadline, or its share of
+        an iteration budget (:mod:`.parallel`).
         """
         start = time.monotonic()
         if cancel is not None and cancel.is_set():
