@@ -172,13 +172,7 @@ def instrumented_search(
     t_start = now()
     root = ismcts.prepare_root(state, rng, settings, clan_weights, None)
     rand = rng.random
-
-    def order_now(node: _Node, st: GameState, depth: int) -> None:
-        if not node.full:
-            node.complete(st, rand)
-        node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
-
-    walker = ismcts.walker(root, state.num_players, rng, settings, order_now)
+    walker = ismcts.walker(root, state.num_players, rng, settings, clan_weights)
     mw = settings.margin_weight
     ms = settings.margin_scale
     done = 0

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
-import math
 import multiprocessing
 import pstats
 import random
@@ -45,8 +44,10 @@ from clans_pi.bots.ismcts import (  # noqa: E402
     Settings,
     _Node,
     _rewards,
+    prepare_root,
     search,
     uniform_sampler,
+    walker,
 )
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
@@ -105,14 +106,9 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
                   batch: int, weights, local: bool = True) -> int:
     """One tree here; simulations of ``batch`` leaves at a time on the helpers (and here
     when every helper has two batches to do, unless not ``local``)."""
-    s = SETTINGS
-    me = state.current_player
-    nplayers = state.num_players
-    root = _Node(me, state, rng, True)
-    root.sort_untried(state, weights[me])
+    root = prepare_root(state, rng, SETTINGS, weights, None)
+    walk = walker(root, state.num_players, rng, SETTINGS, weights)
     rand = rng.random
-    c, widening = s.exploration, s.widening
-    sqrt, log = math.sqrt, math.log
     done = 0
     # Leaves selected (their paths, with the visit counted) and their determinisations.
     pending: list[tuple[list[tuple[_Node, int]], tuple[int, ...]]] = []
@@ -144,44 +140,8 @@ def farmed_search(state: GameState, conns: list[Connection], sample, rng, second
             done += collect(cn)
         clans = sample(rng)
         st = state.copy(stack=False)
-        node = root
         path: list[tuple[_Node, int]] = []
-        while True:
-            n = node.n
-            tried = len(n)
-            total = node.total
-            fresh = False
-            if tried < widening * sqrt(total + 1):
-                if not node.sorted and total >= s.order_after:
-                    if not node.full:
-                        node.complete(st, rand)
-                    node.sort_untried(st, weights[node.player])
-                fresh = tried < len(node.actions) if node.full else node.draw(st, rand)
-            if fresh:
-                i = tried
-                n.append(0)
-                node.w.append(0.0)
-                node.children.append(None)
-            else:
-                k = c * sqrt(log(total))
-                best = -1.0
-                i = 0
-                for j in range(tried):
-                    v = (node.w[j] + k * sqrt(n[j])) / n[j]
-                    if v > best:
-                        best, i = v, j
-            code = node.actions[i]
-            order = node.orders.get(code)
-            st.push_action(code & _MASK, order, undo=False)
-            path.append((node, i))
-            node.total += 1  # the visit counts now (a virtual loss until its reward)
-            n[i] += 1
-            if fresh or st.is_over:
-                break
-            child = node.children[i]
-            if child is None:
-                child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, False)
-            node = child
+        walk(st, path)  # each visit counts now (a virtual loss until its reward)
         pending.append((path, clans))
         if len(pending) >= batch:
             if not local and all(len(inflight[cn]) >= 2 for cn in conns):

@@ -195,19 +195,12 @@ class _Node:
         rest = self.actions[tried:]
         if len(rest) < 2:
             return
-        rank(state, rest, weights)
+        pairs = sorted({code & _MASK for code in rest})
+        values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
+        held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
+        score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
+        rest.sort(key=lambda code: -score[code & _MASK])  # stable: ties keep random order
         self.actions[tried:] = rest
-
-
-def rank(state: GameState, codes: list[int], weights: Sequence[float]) -> None:
-    """Sort ``codes`` (actions of ``state``) in the heuristic's order, best first, for a
-    mover whose clan is each clan with probability ``weights`` (CLANS order); stable, so
-    ties keep their order."""
-    pairs = sorted({code & _MASK for code in codes})
-    values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
-    held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
-    score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
-    codes.sort(key=lambda code: -score[code & _MASK])
 
 
 def search(
@@ -229,15 +222,10 @@ def search(
     with ``settings.ordered``. ``root``, a node for ``state`` kept from an earlier search
     (:mod:`.tree`), goes on with the statistics it has; else the search starts afresh.
     """
+    assert iterations is not None or deadline is not None, "no budget"
     root = prepare_root(state, rng, settings, clan_weights, root)
     rand = rng.random
-
-    def order_now(node: _Node, st: GameState, depth: int) -> None:
-        if not node.full:
-            node.complete(st, rand)
-        node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
-
-    walk = walker(root, state.num_players, rng, settings, order_now)
+    walk = walker(root, state.num_players, rng, settings, clan_weights)
     mw = settings.margin_weight
     ms = settings.margin_scale
     monotonic = time.monotonic
@@ -290,19 +278,18 @@ def prepare_root(
     return root
 
 
-#: ``order(node, state, depth)``: put ``node``'s untried children in the heuristic's order
-#: (or arrange for it), ``state`` being its position, ``depth`` moves below the root.
-Order = Callable[[_Node, GameState, int], None]
-
-
 def walker(
-    root: _Node, nplayers: int, rng: random.Random, settings: Settings, order: Order
+    root: _Node,
+    nplayers: int,
+    rng: random.Random,
+    settings: Settings,
+    clan_weights: Sequence[Sequence[float]] | None,
 ) -> Callable[[GameState, list[tuple[_Node, int]]], None]:
     """The selection and expansion of one iteration: ``walk(st, path)`` goes down the tree
     from ``root`` (``st`` its position, played along) to a new edge or the end of the game,
     appending each ``(node, child)`` chosen to ``path`` and counting its visit at once (the
-    backup adds the reward). A node due to be ordered is given to ``order`` (the search
-    orders it there and then; the instrumented copy in ``scripts/profile_search.py`` too)."""
+    backup adds the reward), and putting a node due for it in the heuristic's order
+    (``settings.ordered``, ``clan_weights`` as for :func:`search`)."""
     widening = settings.widening
     breadth = settings.root_breadth
     eager = not widening
@@ -327,7 +314,9 @@ def walker(
             if not widening or tried < widening * sqrt(
                     (total * breadth if node is root else total) + 1):
                 if ordered and not node.sorted and total >= order_after:
-                    order(node, st, len(path))
+                    if not node.full:
+                        node.complete(st, rand)
+                    node.sort_untried(st, clan_weights[node.player])  # type: ignore[index]
                 fresh = tried < len(node.actions) if node.full else node.draw(st, rand)
             if fresh:
                 i = tried
