@@ -21,7 +21,8 @@ def test_the_probe_farms_a_trees_simulations_out_and_reports_both_searches():
             capture_output=True, text=True, timeout=240, check=True)
         figures = json.loads(out.stdout)
         assert figures["helpers"] == 1 and figures["no_local"] == bool(extra)
-        assert ("farmed_search" in out.stderr) == bool(extra)  # the profile, when asked
+        # The profile, when asked (which functions make its top lines depends on the load).
+        assert ("Ordered by: internal time" in out.stderr) == bool(extra)
         assert figures["one_process_it_s"] > 0 and figures["one_tree_it_s"] > 0
         assert figures["tree_process_cpu_us"] > 0
         assert figures["tree_bound_speedup"] == pytest.approx(
