@@ -61,6 +61,7 @@ __all__ = [
     "merge",
     "run_job",
     "split",
+    "worker_job",
 ]
 
 #: The start method of the workers: a fresh interpreter. Forking the game's process would
@@ -115,6 +116,12 @@ class Job:
     clan_weights: tuple[tuple[float, ...], ...]
     seed: str | None
     reuse: bool
+
+
+def worker_job(job: Job, searching: int) -> Job:
+    """``job`` as each of ``searching`` workers searches it: its root widens as one tree
+    with all their iterations would (:attr:`.ismcts.Settings.root_breadth`)."""
+    return replace(job, settings=replace(job.settings, root_breadth=float(searching)))
 
 
 @dataclass(frozen=True)
@@ -272,8 +279,7 @@ class SearchPool:
             self._live.value = serial
             shares = split(iterations, self.workers) if iterations is not None \
                 else [None] * self.workers
-            searching = sum(share != 0 for share in shares)
-            job = replace(job, settings=replace(job.settings, root_breadth=float(searching)))
+            job = worker_job(job, sum(share != 0 for share in shares))
             asked = []
             for part, (conn, share) in enumerate(zip(self._conns, shares, strict=True)):
                 if share == 0:
