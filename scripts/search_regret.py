@@ -10,7 +10,11 @@ player's view (``--reps`` times, with other random numbers); its **regret** is t
 reference's best value minus the value of the move it chose. A move the reference tried
 fewer than :data:`MIN_VISITS` times counts as the reference's worst well-tried move (or
 its own value, if lower). Printed per configuration: the mean regret with its standard
-error, and how often it chose the reference's best move.
+error, and how often its regret was 0 (the reference's best move).
+
+The yardstick is itself Hard (its widening and ordering), so it judges configurations
+that change those settings by Hard's own lights. Positions are every ``--every``-th ply
+from the deal: with two players an even ``--every`` gives the first player's turns only.
 
 A configuration is ``ITERATIONS[/WORKERS][:KEY=VALUE...]``: Hard with that many iterations
 a move, split over ``WORKERS`` trees as the search workers split them (root parallel,
@@ -32,7 +36,9 @@ so that later runs over the same positions search only the configurations.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import math
 import random
 import statistics
 import sys
@@ -85,8 +91,11 @@ def parse_config(text: str) -> Config:
     """``ITERATIONS[/WORKERS][:KEY=VALUE...]`` (see the module docstring)."""
     head, *options = text.split(":")
     its, _, workers = head.partition("/")
-    if not its.isdigit() or int(its) < 1 or (workers and (not workers.isdigit()
-                                                          or int(workers) < 1)):
+    try:
+        iterations, trees = int(its), int(workers or 1)
+    except ValueError:
+        iterations = trees = 0
+    if iterations < 1 or trees < 1:
         raise SystemExit(f"search_regret.py: {text!r}: expected ITERATIONS[/WORKERS], "
                          "e.g. 2500/3")
     search = LEVEL_SETTINGS["hard"].search
@@ -98,11 +107,13 @@ def parse_config(text: str) -> Config:
         try:
             number: float = int(value) if key == "order_after" else float(value)
         except ValueError:
+            number = math.nan
+        if not math.isfinite(number) or number < 0:
             raise SystemExit(f"search_regret.py: {text!r}: {key}={value!r} is not a "
-                             "number") from None
+                             "number of 0 or more")
         search = replace(search, **{SETTING_KEYS[key]: number})
     settings = replace(LEVEL_SETTINGS["hard"], search=search, reuse=False)
-    return Config(text, settings, int(its), int(workers or 1))
+    return Config(text, settings, iterations, trees)
 
 
 class InProcessPool:
@@ -153,7 +164,8 @@ def game_views(task: tuple[int, int, int]) -> list[tuple[int, Observation]]:
 
 def reference_values(obs: Observation, iterations: int) -> Values | None:
     """The reference search's visits and mean reward of every move it tried (None: a
-    position with one move, which nothing searches)."""
+    position with one move, which nothing searches, or none tried :data:`MIN_VISITS`
+    times)."""
     bot = chooser(Config("reference", replace(LEVEL_SETTINGS["hard"], reuse=False),
                          iterations, 1), REFERENCE_SEED)
     bot.choose(obs)
@@ -161,8 +173,17 @@ def reference_values(obs: Observation, iterations: int) -> Values | None:
     if result is None or result.root is None:
         return None
     root = result.root
-    return {decode(code, root.orders): (n, w / n)
-            for code, n, w in zip(root.actions, root.n, root.w, strict=False)}
+    values = {decode(code, root.orders): (n, w / n)
+              for code, n, w in zip(root.actions, root.n, root.w, strict=False)}
+    return values if any(n >= MIN_VISITS for n, _ in values.values()) else None
+
+
+def fingerprint(obs: Observation, reference: int) -> str:
+    """What a reference search depends on: the position as its player sees it, the
+    reference's iterations, random numbers and settings (the cache's key)."""
+    what = (obs.players, obs.viewer, obs.own_clan, obs.initial_huts, obs.moves, reference,
+            REFERENCE_SEED, LEVEL_SETTINGS["hard"])
+    return hashlib.sha256(repr(what).encode()).hexdigest()[:32]
 
 
 def regret(values: Values, move: Move) -> float:
@@ -191,7 +212,8 @@ def judge(task: tuple[tuple[int, int, int], Observation, list[Config], int, int,
     position, obs, configs, reference, reps, cached = task
     values = _values_from_json(cached) if cached is not None \
         else reference_values(obs, reference)
-    row: dict = {"position": list(position), "reference": reference, "regrets": {}}
+    row: dict = {"position": list(position), "key": fingerprint(obs, reference),
+                 "regrets": {}}
     if values is None:
         return row
     row["values"] = _values_to_json(values)
@@ -215,6 +237,29 @@ def summary(rows: list[dict], labels: list[str]) -> list[tuple[str, float, float
     return out
 
 
+def read_cache(path: Path) -> dict[str, list]:
+    """The reference searches kept in ``path`` by their :func:`fingerprint` (none yet if
+    it does not exist); a line this script did not write is an error naming it."""
+    if path.is_dir() or not path.parent.is_dir():
+        raise SystemExit(f"search_regret.py: --cache {path}: not a file in an existing "
+                         "folder")
+    cache: dict[str, list] = {}
+    if not path.exists():
+        return cache
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            row = json.loads(line)
+            values = _values_from_json(row["values"])
+            if not isinstance(row["key"], str) or not any(
+                    n >= MIN_VISITS for n, _ in values.values()):
+                raise ValueError
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"search_regret.py: {path}:{number}: not a reference search "
+                             "this script wrote") from None
+        cache[row["key"]] = row["values"]
+    return cache
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("configs", nargs="+", help="ITERATIONS[/WORKERS][:KEY=VALUE...]")
@@ -231,30 +276,22 @@ def main(argv: list[str] | None = None) -> None:
     if min(a.games, a.every, a.reference, a.reps, a.jobs) < 1:
         raise SystemExit("search_regret.py: --games, --every, --reference, --reps and "
                          "--jobs must be 1 or more")
-    cache: dict[tuple[int, int, int, int], list] = {}
-    if a.cache is not None and a.cache.exists():
-        for number, line in enumerate(a.cache.read_text().splitlines(), 1):
-            try:
-                row = json.loads(line)
-                cache[(*row["position"], row["reference"])] = row["values"]
-            except (ValueError, KeyError, TypeError):
-                raise SystemExit(f"search_regret.py: {a.cache}:{number}: not a reference "
-                                 "search this script wrote") from None
+    cache = read_cache(a.cache) if a.cache is not None else {}
     rows = []
     with ProcessPoolExecutor(a.jobs) as ex:
         games = list(ex.map(game_views, [(a.seed, g, a.every) for g in range(a.games)]))
         tasks = [((a.seed, g, ply), obs, configs, a.reference, a.reps,
-                  cache.get((a.seed, g, ply, a.reference)))
+                  cache.get(fingerprint(obs, a.reference)))
                  for g, views in enumerate(games) for ply, obs in views]
         print(f"{len(tasks)} positions from {a.games} games, reference {a.reference} "
               "iterations", flush=True)
         for row in ex.map(judge, tasks):
             rows.append(row)
-            key = (*row["position"], a.reference)
+            key = row["key"]
             if a.cache is not None and "values" in row and key not in cache:
                 cache[key] = row["values"]
                 with a.cache.open("a") as f:
-                    f.write(json.dumps({k: row[k] for k in ("position", "reference",
+                    f.write(json.dumps({k: row[k] for k in ("key", "position",
                                                             "values")}) + "\n")
     print(f"{'configuration':28} {'mean regret':>11} {'± s.e.':>8} {'best move':>9} "
           f"{'choices':>7}")

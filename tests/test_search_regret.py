@@ -52,7 +52,9 @@ def test_a_configuration_names_iterations_trees_and_hard_settings():
     assert config.settings.belief_sampling and not config.settings.reuse
     assert search_regret.parse_config("6000").workers == 1
     for bad, words in (("2500/0", "ITERATIONS[/WORKERS]"), ("many", "ITERATIONS[/WORKERS]"),
-                       ("100:x=1", "unknown setting 'x'"), ("100:w=wide", "not a number")):
+                       ("²", "ITERATIONS[/WORKERS]"), ("100:x=1", "unknown setting 'x'"),
+                       ("100:w=wide", "not a number"), ("100:w=nan", "not a number"),
+                       ("100:c=-1", "not a number of 0 or more")):
         with pytest.raises(SystemExit, match=words.replace("[", r"\[").replace("]", r"\]")):
             search_regret.parse_config(bad)
 
@@ -85,6 +87,16 @@ def game_views():
         search_regret.GAME_ITERATIONS = old
 
 
+def test_the_cache_keeps_village_orders_and_tells_positions_apart(game_views):
+    values = {Move(1, 2, (3, 4)): (500, 0.6), Move(5, 6): (40, 0.25)}
+    text = json.dumps(search_regret._values_to_json(values))
+    assert search_regret._values_from_json(json.loads(text)) == values  # R11's order kept
+    (_, one), (_, other) = game_views[0], game_views[1]
+    assert search_regret.fingerprint(one, 400) == search_regret.fingerprint(one, 400)
+    assert search_regret.fingerprint(one, 400) != search_regret.fingerprint(other, 400)
+    assert search_regret.fingerprint(one, 400) != search_regret.fingerprint(one, 800)
+
+
 def test_a_short_run_prints_each_configuration_and_reuses_its_cache(tmp_path, capsys,
                                                                      monkeypatch):
     monkeypatch.setattr(search_regret, "GAME_ITERATIONS", 40)
@@ -94,16 +106,26 @@ def test_a_short_run_prints_each_configuration_and_reuses_its_cache(tmp_path, ca
     search_regret.main(args)
     first = capsys.readouterr().out
     rows = [json.loads(line) for line in cache.read_text().splitlines()]
-    assert rows and all(r["reference"] == 400 and r["values"] for r in rows)
+    assert rows and all(r["key"] and r["values"] for r in rows)
     lines = {line.split()[0]: line.split() for line in first.splitlines()[2:]}
     assert set(lines) == {"200", "100/2"}
     for label, cols in lines.items():
         mean, best, choices = float(cols[1]), float(cols[3]), int(cols[4])
         assert mean >= 0.0 and 0.0 <= best <= 1.0, label
         assert choices == len(rows)  # one choice per position
+
+    def searched_again(*args):
+        raise AssertionError("a cached reference was searched again")
+
+    monkeypatch.setattr(search_regret, "reference_values", searched_again)
     search_regret.main(args)  # the references come from the cache: the same figures
     assert capsys.readouterr().out == first
-    assert len(cache.read_text().splitlines()) == len(rows)  # nothing searched again
-    cache.write_text("not json\n")
-    with pytest.raises(SystemExit, match=r"reference.jsonl:1: not a reference search"):
-        search_regret.main(args)
+    assert len(cache.read_text().splitlines()) == len(rows)
+    with pytest.raises(AssertionError, match="searched again"):  # another game: not cached
+        search_regret.main([*args[:-2], "--seed", "2", "200"])
+    for bad in ("not json", '{"key": "k", "position": [1, 0, 0], "values": [[1, 2]]}'):
+        cache.write_text(bad + "\n")
+        with pytest.raises(SystemExit, match=r"reference.jsonl:1: not a reference search"):
+            search_regret.main(args)
+    with pytest.raises(SystemExit, match="not a file in an existing folder"):
+        search_regret.main([*args[:11], str(tmp_path / "no" / "such.jsonl"), "200"])
