@@ -168,8 +168,7 @@ def reference_values(obs: Observation, iterations: int) -> Values | None:
     """The reference search's visits and mean reward of every move it tried (None: a
     position with one move, which nothing searches, or none tried :data:`MIN_VISITS`
     times)."""
-    bot = chooser(Config("reference", replace(LEVEL_SETTINGS["hard"], reuse=False),
-                         iterations, 1), REFERENCE_SEED)
+    bot = chooser(parse_config(str(iterations)), REFERENCE_SEED)
     bot.choose(obs)
     result = bot.last.result if bot.last is not None else None
     if result is None or result.root is None:
@@ -207,15 +206,14 @@ def _values_from_json(rows: list[list]) -> Values:
             for src, dst, order, n, v in rows}
 
 
-def judge(task: tuple[tuple[int, int, int], Observation, list[Config], int, int,
+def judge(task: tuple[tuple[int, int, int], Observation, str, list[Config], int, int,
                       list | None]) -> dict:
-    """One position: the reference's values (unless cached) and each configuration's
-    regrets."""
-    position, obs, configs, reference, reps, cached = task
+    """One position (``key``: its :func:`fingerprint`): the reference's values (unless
+    cached) and each configuration's regrets."""
+    position, obs, key, configs, reference, reps, cached = task
     values = _values_from_json(cached) if cached is not None \
         else reference_values(obs, reference)
-    row: dict = {"position": list(position), "key": fingerprint(obs, reference),
-                 "regrets": {}}
+    row: dict = {"position": list(position), "key": key, "regrets": {}}
     if values is None:
         return row
     row["values"] = _values_to_json(values)
@@ -282,9 +280,10 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     with ProcessPoolExecutor(a.jobs) as ex:
         games = list(ex.map(game_views, [(a.seed, g, a.every) for g in range(a.games)]))
-        tasks = [((a.seed, g, ply), obs, configs, a.reference, a.reps,
-                  cache.get(fingerprint(obs, a.reference)))
+        keyed = [((a.seed, g, ply), obs, fingerprint(obs, a.reference))
                  for g, views in enumerate(games) for ply, obs in views]
+        tasks = [(position, obs, key, configs, a.reference, a.reps, cache.get(key))
+                 for position, obs, key in keyed]
         print(f"{len(tasks)} positions from {a.games} games, reference {a.reference} "
               "iterations", flush=True)
         for row in ex.map(judge, tasks):
