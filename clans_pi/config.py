@@ -50,6 +50,11 @@ MAX_WORKERS = 16
 DISPLAY_KEYS = ("size", "fullscreen", "rotate", "dim_after_minutes", "dim_percent",
                 "backlight", "clan_marks", "fifth_clan")
 DEFAULT_PATHS = (Path("/etc/clans-pi/config.toml"),)
+#: The card's own settings file, on the boot partition that Windows and macOS show after the
+#: card is flashed (Raspberry Pi OS mounts it at /boot/firmware; before Bookworm at /boot).
+#: A maker may edit it before the first boot; its settings win over DEFAULT_PATHS' key by
+#: key (a table such as [seats] or [display] is read key by key too).
+BOOT_PATHS = (Path("/boot/firmware/clans-pi.toml"), Path("/boot/clans-pi.toml"))
 #: Beside the settings file: the installer's --hotspot writes the Pi's Wi-Fi there.
 HOTSPOT_FILE = "hotspot.toml"
 WIFI_KEYS = ("wifi_name", "wifi_password")
@@ -112,26 +117,45 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     """Read the settings; return them and the problems found (one line each).
 
     ``path`` None looks for /etc/clans-pi/config.toml, then the user's
-    ~/.config/clans-pi/config.toml; no file at all means the defaults, silently.
+    ~/.config/clans-pi/config.toml, and then for the card's own file, clans-pi.toml on the
+    boot partition (:data:`BOOT_PATHS`), whose settings win key by key; no file at all means
+    the defaults, silently. A ``path`` given is read alone.
     """
-    if path is None:
-        for candidate in (*DEFAULT_PATHS, user_config_path()):
-            if candidate.is_file():
-                path = candidate
-                break
-        else:
+    if path is not None:
+        files = [Path(path)]
+    else:
+        found = next((p for p in (*DEFAULT_PATHS, user_config_path()) if p.is_file()), None)
+        boot = next((p for p in BOOT_PATHS if p.is_file()), None)
+        files = [p for p in (found, boot) if p is not None]
+        if not files:
             return Config(), []
-    path = Path(path)
-    config = Config(source=str(path))
-    problems = _read_hotspot_file(path.with_name(HOTSPOT_FILE), config)
+    config = Config(source=" + ".join(map(str, files)))
+    # The installer's hotspot.toml beside the settings file (in /etc/clans-pi when only the
+    # card's own file is there); its Wi-Fi goes under both files' settings.
+    beside = files[0] if files[0] not in BOOT_PATHS else next(iter(DEFAULT_PATHS), None)
+    problems = [] if beside is None else _read_hotspot_file(beside.with_name(HOTSPOT_FILE),
+                                                            config)
+    for file in files:
+        _read_file(file, config, problems,
+                   unused="using the defaults" if file is files[0] else
+                   "the settings in it are not used")
+    return config, problems
+
+
+def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) -> None:
+    """Put the settings of one file onto ``config``; what is wrong goes to ``problems``."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: Windows' Notepad may begin a file it saves with a byte order mark.
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
-        return config, [*problems, f"{path}: no such file; using the defaults"]
+        problems.append(f"{path}: no such file; {unused}")
+        return
     except (OSError, UnicodeDecodeError) as exc:
-        return config, [*problems, f"{path}: cannot read it ({exc}); using the defaults"]
+        problems.append(f"{path}: cannot read it ({exc}); {unused}")
+        return
     except tomllib.TOMLDecodeError as exc:
-        return config, [*problems, f"{path}: not valid TOML ({exc}); using the defaults"]
+        problems.append(f"{path}: not valid TOML ({exc}); {unused}")
+        return
     for key in sorted(set(data) - set(TOP_LEVEL)):
         hint = (" (display settings go under [display])" if key in DISPLAY_KEYS else
                 " (computer player settings go under [computer])" if key in COMPUTER_KEYS
@@ -154,7 +178,7 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     display = data.get("display", {})
     if not isinstance(display, dict):
         problems.append(f"{path}: [display] must be a table (a [display] line, then keys)")
-        return config, problems
+        return
     for key in sorted(set(display) - set(DISPLAY_KEYS)):
         problems.append(f"{path}: display.{key}: unknown setting (ignored)")
     read.size("size", display)
@@ -169,13 +193,12 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     computer = data.get("computer", {})
     if not isinstance(computer, dict):
         problems.append(f"{path}: [computer] must be a table (a [computer] line, then keys)")
-        return config, problems
+        return
     for key in sorted(set(computer) - set(COMPUTER_KEYS)):
         problems.append(f"{path}: computer.{key}: unknown setting (ignored)")
     read.number("think_seconds", computer, 0.1, 30, prefix="computer.")
     read.flag("hints", computer, "computer.")
     read.workers("workers", computer, "computer.")
-    return config, problems
 
 
 class _Reader:
@@ -272,7 +295,8 @@ def _read_seats(raw: Any, config: Config, path: Path, problems: list[str]) -> No
         return
     for key, kind in raw.items():
         where = f"{path}: seats.{key}"
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= MAX_PLAYERS):
+        if not (isinstance(key, str) and key.isascii() and key.isdigit()
+                and 1 <= int(key) <= MAX_PLAYERS):
             problems.append(f"{where}: seats are numbered 1 to {MAX_PLAYERS}")
             continue
         if kind not in SEAT_KINDS:

@@ -29,6 +29,7 @@ def test_seats_by_kind(tmp_path):
 def test_no_file_means_defaults_quietly(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     monkeypatch.setattr("clans_pi.config.DEFAULT_PATHS", ())
+    monkeypatch.setattr("clans_pi.config.BOOT_PATHS", ())
     config, problems = load_config()
     assert problems == [] and config == Config(state_dir=config.state_dir)
     assert not config.wants_gpio
@@ -312,3 +313,72 @@ def test_an_unreadable_hotspot_file_is_one_line(tmp_path):
     config, problems = load_config(write(tmp_path, ""))
     assert len(problems) == 1 and "hotspot.toml: cannot read it (" in problems[0]
     assert config.hotspot is None
+
+
+# --- the card's own file (clans-pi.toml on the boot partition) ------------------------------
+
+def _boot_and_etc(tmp_path: Path, monkeypatch, etc: str | None, boot: str | None,
+                  ) -> tuple[Path, Path]:
+    etc_file, boot_file = tmp_path / "etc" / "config.toml", tmp_path / "boot" / "clans-pi.toml"
+    for file, text in ((etc_file, etc), (boot_file, boot)):
+        file.parent.mkdir(exist_ok=True)
+        if text is not None:
+            file.write_text(text, encoding="utf-8")
+    monkeypatch.setattr("clans_pi.config.DEFAULT_PATHS", (etc_file,))
+    monkeypatch.setattr("clans_pi.config.BOOT_PATHS", (boot_file,))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "nobody"))
+    return etc_file, boot_file
+
+
+def test_the_cards_own_file_wins_key_by_key_over_the_settings(tmp_path, monkeypatch):
+    etc, boot = _boot_and_etc(
+        tmp_path, monkeypatch,
+        'language = "fr"\nvolume = 30\n[seats]\n1 = "gpio"\n2 = "handheld"\n'
+        '[display]\nrotate = 90\nclan_marks = false\n',
+        'language = "de"\n[seats]\n2 = "phone"\n[display]\nrotate = 180\n'
+        '[phones]\nwifi_name = "Clans Pi"\nwifi_password = "table-for-four"\n')
+    config, problems = load_config()
+    assert problems == []
+    assert config.source == f"{etc} + {boot}"
+    assert config.language == "de" and config.volume == 30
+    assert [config.seat_kind(k) for k in range(4)] == ["gpio", "phone", "screen", "screen"]
+    assert (config.rotate, config.clan_marks) == (180, False)
+    assert config.hotspot is not None and config.hotspot.name == "Clans Pi"
+
+
+def test_the_cards_own_file_alone_and_as_windows_saves_it(tmp_path, monkeypatch):
+    """Notepad may write a byte order mark and CRLF line ends; /etc may have no file."""
+    _etc, boot = _boot_and_etc(tmp_path, monkeypatch, None, None)
+    boot.write_bytes('\ufefflanguage = "it"\r\n[seats]\r\n3 = "phone"\r\n'.encode())
+    config, problems = load_config()
+    assert problems == [] and config.source == str(boot)
+    assert config.language == "it" and config.seat_kind(2) == "phone"
+
+
+def test_a_broken_cards_file_is_one_line_and_the_settings_still_apply(tmp_path, monkeypatch):
+    _etc, boot = _boot_and_etc(tmp_path, monkeypatch, 'language = "fr"\n',
+                               'language = "de"\n[seats\n2 = phone\n')
+    config, problems = load_config()
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"{boot}: not valid TOML (")
+    assert problems[0].endswith("; the settings in it are not used")
+    assert config.language == "fr"
+
+
+def test_a_bad_setting_in_the_cards_file_keeps_the_settings_files_value(tmp_path, monkeypatch):
+    _etc, boot = _boot_and_etc(tmp_path, monkeypatch, "[display]\nrotate = 90\n",
+                               "[display]\nrotate = 45\n[seats]\n\"²\" = \"gpio\"\n")
+    config, problems = load_config()
+    assert config.rotate == 90
+    assert sorted(problems) == sorted([
+        f"{boot}: display.rotate: 45 is not one of 0, 90, 180, 270; using 90",
+        f"{boot}: seats.²: seats are numbered 1 to 4",
+    ])
+
+
+def test_the_hotspot_file_is_read_when_only_the_cards_file_is_there(tmp_path, monkeypatch):
+    etc, _boot = _boot_and_etc(tmp_path, monkeypatch, None, 'language = "ja"\n')
+    (etc.parent / "hotspot.toml").write_text(HOTSPOT, encoding="utf-8")
+    config, problems = load_config()
+    assert problems == [] and config.language == "ja"
+    assert config.hotspot is not None

@@ -18,6 +18,10 @@ from clans_pi.ui.display import check_driver
 
 def test_the_driver_sdl_chose_must_be_one_that_was_asked_for():
     check_driver("kmsdrm", "kmsdrm", True)
+    # SDL's own name for it, as pygame.display.get_driver() returns it on a Pi: the service
+    # asks for "kmsdrm" and must accept it (the kiosk never started before this).
+    check_driver("KMSDRM", "kmsdrm", True)
+    check_driver("KMSDRM", "KMSDRM", False)
     check_driver("x11", "wayland,x11", False)
     check_driver("dummy", "dummy", True)  # tests, and people who ask for it
     with pytest.raises(pygame.error, match="SDL_VIDEODRIVER=kmsdrm but SDL chose 'offscreen'"):

@@ -86,7 +86,10 @@ def check_driver(actual: str, wanted: str, chosen_by_user: bool) -> None:
     kmsdrm: should SDL end up with another driver (an SDL build without kmsdrm, a newer SDL
     that falls back), the screen would stay blank with no word why; this says why instead.
     """
-    names = [n.strip() for n in wanted.split(",") if n.strip()]
+    # SDL matches SDL_VIDEODRIVER without regard to case and names some drivers in capitals
+    # (pygame.display.get_driver() says "KMSDRM" for kmsdrm).
+    actual = actual.lower()
+    names = [n.strip().lower() for n in wanted.split(",") if n.strip()]
     if names and actual not in names:
         raise pygame.error(f"SDL_VIDEODRIVER={wanted} but SDL chose {actual!r}")
     if actual in INVISIBLE_DRIVERS and not chosen_by_user:
