@@ -60,30 +60,36 @@ compile_catalogues() {
     }
 }
 
-# The browser the phone page's tests drive (tests/test_phones_browser.py): Debian's chromium,
-# never a downloaded one. Missing, it is installed when that can be done here (root with
-# apt-get, as CI is: apt-get update once, then the install, quietly); otherwise those tests
-# are skipped, and one line says how to run them. Never fails the run (no network, apt's
-# lock held): it says so in one line and the tests go on.
-ensure_browser() {
-    local log how="sudo apt install chromium, then ./scripts/test"
-    if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
-        return 0
-    fi
+# Debian's packages some tests need, never downloaded builds: chromium for the phone page's
+# tests (tests/test_phones_browser.py), and the disk tools the image builder's tests make
+# small disk images with (tests/test_build_image.py: sfdisk, mkfs.vfat, mcopy). Missing,
+# they are installed when that can be done here (root with apt-get, as CI is: apt-get
+# update once, then one install, quietly); otherwise those tests are skipped, and one line
+# says how to run them. Never fails the run (no network, apt's lock held): it says so in one
+# line and the tests go on.
+ensure_test_packages() {
+    local log need=() want how
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+        || need+=(chromium)
+    for want in sfdisk:fdisk mkfs.vfat:dosfstools mcopy:mtools mkfs.ext4:e2fsprogs; do
+        command -v "${want%%:*}" >/dev/null 2>&1 || need+=("${want#*:}")
+    done
+    [ "${#need[@]}" -gt 0 ] || return 0
+    how="sudo apt install ${need[*]}, then ./scripts/test"
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        echo "clans-pi: no chromium here, so the phone page's browser tests are skipped; to run them: $how" >&2
+        echo "clans-pi: no ${need[*]} here, so the tests needing them are skipped; to run them: $how" >&2
         return 0
     fi
-    echo "clans-pi: installing Debian's chromium (apt-get) for the phone page's browser tests" >&2
+    echo "clans-pi: installing Debian's ${need[*]} (apt-get) for the tests" >&2
     log="$(mktemp)"
     if DEBIAN_FRONTEND=noninteractive apt-get update -qq \
             -o Acquire::http::Timeout=20 -o Acquire::Retries=0 >"$log" 2>&1 \
         && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            chromium >"$log" 2>&1; then
+            "${need[@]}" >"$log" 2>&1; then
         rm -f "$log"
         return 0
     fi
-    echo "clans-pi: apt-get could not install chromium ($(grep -m1 '^E:' "$log" || tail -n1 "$log")); the browser tests are skipped; to run them: $how" >&2
+    echo "clans-pi: apt-get could not install ${need[*]} ($(grep -m1 '^E:' "$log" || tail -n1 "$log")); the tests needing them are skipped; to run them: $how" >&2
     rm -f "$log"
     return 0
 }

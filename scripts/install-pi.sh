@@ -683,7 +683,13 @@ cmdline_path() {
     return 1
 }
 
-step_cmdline() {   # no console blanking, no blinking cursor over the game
+# The kernel's command line for a quiet boot to the game: no console blanking, no blinking
+# cursor, no Raspberry Pi logos, only critical kernel messages and systemd's errors on the
+# screen (the journal keeps everything).
+CMDLINE_TOKENS=(consoleblank=0 vt.global_cursor_default=0 logo.nologo loglevel=3
+                systemd.show_status=error)
+
+step_cmdline() {
     local file line new token
     if ! file="$(cmdline_path)"; then
         echo "skipped: no $(R /boot/firmware/cmdline.txt) or $(R /boot/cmdline.txt)" \
@@ -692,7 +698,7 @@ step_cmdline() {   # no console blanking, no blinking cursor over the game
     fi
     line="$(head -n 1 "$file")"
     new="$line"
-    for token in consoleblank=0 vt.global_cursor_default=0; do
+    for token in "${CMDLINE_TOKENS[@]}"; do
         [[ " $new " == *" $token "* ]] || new="${new%"${new##*[![:space:]]}"} $token"
     done
     if [ "$new" = "$line" ]; then
@@ -707,7 +713,28 @@ step_cmdline() {   # no console blanking, no blinking cursor over the game
     { printf '%s\n' "$new"; tail -n +2 "$file"; } >"$file.clans-pi.tmp"
     chmod --reference="$file" "$file.clans-pi.tmp"
     mv -f "$file.clans-pi.tmp" "$file"
-    echo "edited: $file (added consoleblank=0 vt.global_cursor_default=0; reboot to apply)"
+    echo "edited: $file (added ${CMDLINE_TOKENS[*]}; reboot to apply)"
+}
+
+step_config_txt() {   # no rainbow square from the Pi's firmware at power-on
+    local file
+    file="$(dirname "$(cmdline_path)")/config.txt"
+    if [ ! -f "$file" ]; then
+        echo "skipped: no $file"
+        return 0
+    fi
+    if grep -qE '^[[:space:]]*disable_splash=' "$file"; then
+        echo "unchanged: $file (disable_splash already set)"
+        return 0
+    fi
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "would: add disable_splash=1 to $file"
+        return 0
+    fi
+    # At the end, under its own [all]: a setting after a conditional section ([pi4], ...)
+    # would apply to that model only.
+    printf '\n[all]\n# Clans Pi: no rainbow square at power-on\ndisable_splash=1\n' >>"$file"
+    echo "edited: $file (added disable_splash=1)"
 }
 
 # --- uninstall -------------------------------------------------------------------------
@@ -749,8 +776,8 @@ uninstall() {
     fi
     if cmdline="$(cmdline_path)" \
         && grep -qE '(^| )(consoleblank=0|vt\.global_cursor_default=0)( |$)' "$cmdline"; then
-        echo "kept: consoleblank=0 vt.global_cursor_default=0 in $cmdline (harmless;" \
-             "remove them by hand if you want the console to blank)"
+        echo "kept: ${CMDLINE_TOKENS[*]} in $cmdline (harmless; remove them by hand for" \
+             "the boot's messages, a cursor and a blanking console)"
     fi
     echo "kept: the Debian packages it installed (of ${APT_PACKAGES[*]})"
 }
@@ -784,6 +811,7 @@ step_hotspot
 step_udev
 step_unit
 step_cmdline
+if cmdline_path >/dev/null; then step_config_txt; fi
 if [ "$DRY_RUN" = 1 ]; then
     echo "dry run: nothing was changed"
 elif [ -z "$ROOT" ]; then

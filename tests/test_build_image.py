@@ -1,0 +1,161 @@
+"""scripts/build-image/build, the maker's image builder: a wrong base file or a disk too
+small gives one clear line and leaves nothing mounted, no loop device and no work files.
+
+The whole build (a Raspberry Pi OS stand-in, the installer run inside it under qemu-user,
+the image booted in QEMU) is scripts/test-image: minutes, not in this suite. These tests
+use small disk images made here with the layout of Raspberry Pi OS Lite (an MBR, a FAT
+partition and an ext4 one); they need root (loop devices, mounts) and Debian's disk tools,
+which ./scripts/test installs as root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BUILD = REPO / "scripts" / "build-image" / "build"
+TEMPLATE = REPO / "scripts" / "build-image" / "clans-pi.toml"
+TOOLS = ("sfdisk", "mkfs.vfat", "mcopy", "mkfs.ext4", "losetup", "unshare")
+root_only = pytest.mark.skipif(
+    os.geteuid() != 0 or any(shutil.which(t) is None for t in TOOLS),
+    reason="needs root and " + ", ".join(TOOLS) + " (./scripts/test installs them as root)")
+
+
+def _run(*args: str | Path, env: dict[str, str] | None = None,
+         cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BUILD), *map(str, args)], capture_output=True, text=True,
+                          timeout=120, check=False, env={**os.environ, **(env or {})},
+                          cwd=cwd)
+
+
+def make_base(where: Path, *, root_files: dict[str, str], boot_files: dict[str, str],
+              root_dirs: tuple[str, ...] = ()) -> Path:
+    """A small disk image laid out as Raspberry Pi OS Lite's: MBR, FAT 'bootfs' from sector
+    8192 (FAT16 at this size; the builder takes either), ext4 'rootfs' after it, each
+    holding the files given."""
+    tree = where / "tree"
+    for rel in root_dirs:
+        (tree / rel).mkdir(parents=True, exist_ok=True)
+    for rel, text in root_files.items():
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_text(text)
+    tree.mkdir(exist_ok=True)
+    boot_sectors, root_sectors = 65536, 65536  # 32 MiB each
+    fat, ext4, img = where / "fat", where / "ext4", where / "base.img"
+    subprocess.run(["mkfs.vfat", "-n", "bootfs", "-C", str(fat),
+                    str(boot_sectors // 2)], check=True, capture_output=True)
+    for rel, text in boot_files.items():
+        (where / rel).write_text(text)
+        subprocess.run(["mcopy", "-i", str(fat), str(where / rel), f"::{rel}"], check=True,
+                       capture_output=True)
+    subprocess.run(["mkfs.ext4", "-q", "-L", "rootfs", "-d", str(tree), str(ext4),
+                    f"{root_sectors // 2}k"], check=True, capture_output=True)
+    with img.open("wb") as f:
+        f.truncate((8192 + boot_sectors + root_sectors) * 512)
+    layout = (f"label: dos\nstart=8192, size={boot_sectors}, type=c\n"
+              f"start={8192 + boot_sectors}, size={root_sectors}, type=83\n")
+    subprocess.run(["sfdisk", "--no-reread", "--no-tell-kernel", "-q", str(img)],
+                   input=layout, text=True, check=True, capture_output=True)
+    for part, start in ((fat, 8192), (ext4, 8192 + boot_sectors)):
+        subprocess.run(["dd", f"if={part}", f"of={img}", "bs=512", f"seek={start}",
+                        "conv=notrunc,sparse", "status=none"], check=True)
+    return img
+
+
+def _nothing_left(img: Path, tmp: Path) -> None:
+    mounts = Path("/proc/mounts").read_text()
+    assert "clans-pi-build" not in mounts, mounts
+    loops = subprocess.run(["losetup", "-j", str(img)], capture_output=True, text=True)
+    assert loops.stdout == "", loops.stdout
+    assert list(tmp.iterdir()) == [], list(tmp.iterdir())
+
+
+def test_help_says_how_to_use_it():
+    done = _run("--help")
+    assert done.returncode == 0
+    assert "sudo scripts/build-image/build BASE.img.xz" in done.stdout
+    assert "userconfig.service" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    ((), "build: which base image? sudo"),
+    (("nope.img.xz",), "build: nope.img.xz: no such file"),
+    (("--grow", "12", "x.img"), "build: --grow 12: a whole number of MiB from 256 to 65536"),
+    (("--frobnicate",), "build: unknown option '--frobnicate' (try --help)"),
+])
+def test_a_wrong_command_line_is_one_line(tmp_path, args, line):
+    done = _run(*args, cwd=tmp_path)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.startswith(line) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_file_that_is_no_disk_image_is_named_as_such(tmp_path):
+    (tmp_path / "raspios.zip").write_bytes(b"PK")
+    done = _run(tmp_path / "raspios.zip")
+    assert done.returncode != 0
+    assert "unpack it first, or give the .img.xz Raspberry Pi offers" in done.stderr
+
+
+@root_only
+def test_random_bytes_are_not_a_raspberry_pi_os_image(tmp_path):
+    img = tmp_path / "random.img"
+    img.write_bytes(os.urandom(1 << 20))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    done = _run(img, "--output", tmp_path, env={"TMPDIR": str(tmp)})
+    assert done.returncode != 0
+    assert f"build: {img}: not a Raspberry Pi OS image (no MBR partition table)" \
+        in done.stderr.splitlines()
+    _nothing_left(img, tmp)
+
+
+@root_only
+@pytest.mark.parametrize(("root_dirs", "root_files", "boot_files", "line"), [
+    ((), {"etc/os-release": 'PRETTY_NAME="Debian"\n'}, {"cmdline.txt": "root=x\n"},
+     "no /boot/firmware in its root: Raspberry Pi OS Bookworm or later is needed"),
+    (("boot/firmware",), {"etc/os-release": "x\n"}, {"config.txt": "\n"},
+     "no cmdline.txt on its boot partition: not a Raspberry Pi OS image"),
+    (("boot/firmware",), {"lib/ld-linux-armhf.so.3": ""}, {"cmdline.txt": "root=x\n"},
+     "not a 64-bit (arm64) image; take Raspberry Pi OS Lite (64-bit)"),
+    (("boot/firmware",), {"lib/ld-linux-aarch64.so.1": ""}, {"cmdline.txt": "root=x\n"},
+     "no python3 in the image: not Raspberry Pi OS Lite"),
+], ids=["bullseye-layout", "no-cmdline", "32-bit", "no-python"])
+def test_a_base_that_is_not_raspberry_pi_os_lite_64_is_one_line_and_leaves_nothing(
+        tmp_path, root_dirs, root_files, boot_files, line):
+    img = make_base(tmp_path, root_files=root_files, boot_files=boot_files,
+                    root_dirs=root_dirs)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    done = _run(img, "--output", out, "--grow", "256", env={"TMPDIR": str(tmp)})
+    assert done.returncode != 0
+    errors = done.stderr.splitlines()
+    assert errors[0] == f"build: {img}: {line}", done.stderr
+    assert errors[1:] == ["build: stopped; nothing is left mounted and no image was written"]
+    _nothing_left(img, tmp)
+    assert [p.name for p in out.iterdir()] == ["clans-pi-build.log"]
+
+
+@root_only
+def test_too_little_room_to_unpack_is_said_before_anything_is_written(tmp_path):
+    img = make_base(tmp_path, root_files={}, boot_files={"cmdline.txt": "root=x\n"},
+                    root_dirs=("boot/firmware",))
+    small = tmp_path / "small"
+    small.mkdir()
+    # A 64 MiB disk for the work files, in a mount namespace of the test's own.
+    done = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+         'mount -t tmpfs -o size=64m tmpfs "$1" && TMPDIR="$1" exec "$2" "$3" --output "$4"',
+         "sh", str(small), str(BUILD), str(img), str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0
+    # The 68 MiB base unpacked, 1024 MiB to grow by (the default), 512 MiB to spare.
+    assert done.stderr.splitlines()[0] == \
+        f"build: not enough room in {small}: 1604 MiB needed, 64 MiB free", done.stderr
+    _nothing_left(img, small)
