@@ -110,17 +110,25 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("render", help="draw one screen of a game to a PNG (no display needed)")
     common(p)
-    p.add_argument("file", metavar="FILE", help="a saved game or a game record, or - for stdin")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="a saved game or a game record, or - for stdin (--screen start "
+                   "without one: the start screen as the table shows it when it starts)")
     p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH",
                    help=f"picture size, at least {MIN_SIZE[0]}x{MIN_SIZE[1]} (default 800x480)")
     p.add_argument("--screen", default="play", choices=RENDER_SCREENS,
                    help="which screen (default play)")
+    p.add_argument("--kiosk", action="store_true",
+                   help="--screen start: as the appliance shows it (with Switch off)")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="--screen start: the table's state (remembered language, guide, past "
+                   "games)")
     p.add_argument("--rotate", type=int, choices=ROTATIONS, default=0,
                    help="turn the picture clockwise, as on a rotated display")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG to write")
     p.add_argument("--config", metavar="FILE",
                    help="draw the clans as this settings file shows them (display.fifth_clan, "
-                   "display.clan_marks); default: the defaults")
+                   "display.clan_marks; --screen start without FILE: all of it, its problems "
+                   "as the notice); default: the defaults")
     p.set_defaults(run=_render)
 
     p = sub.add_parser("selftest", help="check the seat hardware: LEDs, buttons, handhelds")
@@ -184,12 +192,26 @@ def _render(args: argparse.Namespace) -> int:
     from .ui.run import clan_look, render
 
     _check_size(args.size, 0)  # render's size is the picture before it is turned
-    config = Config()
+    config, problems = Config(), []
     if args.config is not None:  # only when asked: a picture should not depend on the machine
         config, problems = load_config(args.config)
         for line in problems:
             print(f"clans-pi render: {line}", file=sys.stderr)
     board, chart = load_board(args.board), load_chart(args.chart)
+    if args.file is None:
+        if args.screen != "start":
+            raise ClansError(f"--screen {args.screen} needs a game file (FILE)")
+        from .ui.run import render_start
+
+        state_dir = Path(args.state_dir) if args.state_dir else None
+        if state_dir is not None and not state_dir.is_dir():
+            raise ClansError(f"--state-dir {state_dir}: no such directory")
+        render_start(board, chart, size=args.size, out=Path(args.output), settings=config,
+                     problems=problems, state_dir=state_dir, kiosk=args.kiosk,
+                     rotate=args.rotate)
+        return 0
+    if args.kiosk or args.state_dir:
+        raise ClansError("--kiosk and --state-dir go with --screen start without a FILE")
     data = read_json(args.file, "game file")
     render(data, board, chart, size=args.size, screen=args.screen, out=Path(args.output),
            rotate=args.rotate, look=clan_look(config), where=args.file)

@@ -127,6 +127,50 @@ def test_render_errors_are_one_line(capsys, saved_game, finished_record, tmp_pat
     assert code == 1 and "cannot write" in err and err.count("\n") == 1
 
 
+def _differs(a: pygame.Surface, b: pygame.Surface, area: pygame.Rect) -> bool:
+    return any(a.get_at((x, y)) != b.get_at((x, y))
+               for x in range(area.left, area.right, 2) for y in range(area.top, area.bottom, 2))
+
+
+def test_render_the_start_screen_as_the_table_shows_it_when_it_starts(capsys, tmp_path):
+    """--screen start without a game file: as the table starts with these settings and this
+    state (scripts/test-image compares a booted card's screen with it): --kiosk adds
+    Switch off, a state directory Past games, and a broken settings file its notice."""
+    shots = {}
+    state = tmp_path / "state"
+    state.mkdir()
+    bad = tmp_path / "clans-pi.toml"
+    bad.write_text('language = "de"\n[seats\n')
+    for name, extra in (("plain", []), ("kiosk", ["--kiosk"]),
+                        ("kept", ["--kiosk", "--state-dir", str(state)]),
+                        ("broken", ["--kiosk", "--state-dir", str(state), "--config", str(bad)])):
+        out = tmp_path / f"{name}.png"
+        code, _, err = run(capsys, "render", "--screen", "start", *extra, "-o", str(out))
+        assert code == 0, err
+        shots[name] = pygame.image.load(str(out))
+        assert shots[name].get_size() == (800, 480)
+    switch_off, bottom, notice = (pygame.Rect(10, 10, 170, 50), pygame.Rect(0, 420, 800, 60),
+                                  pygame.Rect(100, 12, 600, 40))
+    assert _differs(shots["plain"], shots["kiosk"], switch_off)
+    assert not _differs(shots["plain"], shots["kiosk"], bottom)
+    assert _differs(shots["kiosk"], shots["kept"], bottom)  # Past games
+    assert _differs(shots["kept"], shots["broken"], notice)
+    assert not _differs(shots["kept"], shots["broken"], bottom)
+
+
+def test_render_start_options_go_together_or_say_so(capsys, saved_game, tmp_path):
+    out = str(tmp_path / "x.png")
+    code, _, err = run(capsys, "render", "--screen", "play", "-o", out)
+    assert (code, err) == (1, "clans-pi render: --screen play needs a game file (FILE)\n")
+    code, _, err = run(capsys, "render", str(saved_game), "--kiosk", "-o", out)
+    assert (code, err) == (1, "clans-pi render: --kiosk and --state-dir go with --screen start "
+                              "without a FILE\n")
+    code, _, err = run(capsys, "render", "--screen", "start", "--state-dir",
+                       str(tmp_path / "none"), "-o", out)
+    assert (code, err) == (1, f"clans-pi render: --state-dir {tmp_path / 'none'}: no such "
+                              "directory\n")
+
+
 def test_bad_size_is_refused(capsys, saved_game):
     with pytest.raises(SystemExit) as exc:
         main(["render", str(saved_game), "--size", "big", "-o", "x.png"])

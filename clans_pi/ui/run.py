@@ -77,9 +77,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
     settings = config or Config()
     # The start screen's remembered choice, else the settings' language; before anything
     # that makes a notice, so every notice is in it.
-    language_file = LanguageFile(state_dir / FILE_NAME) if state_dir is not None else None
-    code = (language_file.read() if language_file is not None else None) or settings.language
-    problem = languages.use(code)
+    problem = use_language(settings, state_dir)
     # The settings' problems name the file, key and value as written there (English keys);
     # the sentence around them is in the players' language.
     notices = settings_notices(notices or [])
@@ -95,13 +93,9 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
     sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
     dimmer, dim_problem = _dimmer(settings, state_dir)
     try:
-        app = App(board, chart, display=display, rng=random.Random(seed), devices=devices,
-                  store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
-                  bots=ComputerPlayers(board, chart, settings.think_seconds, seed=seed,
-                                       workers=settings.workers),
-                  hints=settings.hints, look=clan_look(settings), language_file=language_file,
-                  guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None),
-                  kiosk=kiosk, wifi=settings.hotspot)
+        app = table_app(board, chart, settings, state_dir, display=display, seed=seed,
+                        devices=devices, store=store, notifier=notifier, sounds=sounds,
+                        dimmer=dimmer, kiosk=kiosk)
         if dim_problem:
             app.notify(dim_problem)
         if app.history is not None:  # the past games' index, read while the family sits down
@@ -136,6 +130,57 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         notifier.close()
     log.info("stopped (exit status %d)", app.exit_status)
     return app.exit_status
+
+
+def table_app(board: Board, chart: EpochChart, settings: Config, state_dir: Path | None, *,
+              display: Display | None = None, size: tuple[int, int] = (800, 480),
+              seed: int | None = None, devices: Any = None, store: GameStore | None = None,
+              notifier: Notifier | None = None, sounds: Sounds | None = None,
+              dimmer: IdleDimmer | None = None, kiosk: bool = False) -> App:
+    """The game's App as the table runs it with ``settings`` and its state in ``state_dir``:
+    one place for the game (:func:`play`) and its pictures (:func:`render`)."""
+    language_file = LanguageFile(state_dir / FILE_NAME) if state_dir is not None else None
+    return App(board, chart, display=display, size=size, rng=random.Random(seed),
+               devices=devices, store=store, notifier=notifier, sounds=sounds, dimmer=dimmer,
+               bots=ComputerPlayers(board, chart, settings.think_seconds, seed=seed,
+                                    workers=settings.workers),
+               hints=settings.hints, look=clan_look(settings), language_file=language_file,
+               guide=GuideMemory(state_dir / GUIDE_FILE if state_dir is not None else None),
+               kiosk=kiosk, wifi=settings.hotspot)
+
+
+def use_language(settings: Config, state_dir: Path | None) -> str | None:
+    """Switch to the start screen's remembered language, else the settings'; a problem
+    with it as a notice (None: none)."""
+    language_file = LanguageFile(state_dir / FILE_NAME) if state_dir is not None else None
+    code = (language_file.read() if language_file is not None else None) or settings.language
+    return languages.use(code)
+
+
+def render_start(board: Board, chart: EpochChart, *, size: tuple[int, int], out: Path,
+                 settings: Config, problems: Sequence[str] = (), state_dir: Path | None = None,
+                 kiosk: bool = False, rotate: int = 0) -> None:
+    """The start screen as the table shows it when it starts with ``settings`` (and the
+    settings' ``problems`` as its notice) and its state in ``state_dir`` (the remembered
+    language, the guide, past games), to ``out``; ``kiosk``: as the appliance shows it
+    (with Switch off). No seat devices are opened: handhelds' and phones' buttons are not
+    drawn."""
+    from .display import rotate_picture
+
+    notices = settings_notices(problems)
+    problem = use_language(settings, state_dir)
+    if problem is not None:
+        notices.append(problem)
+    app = table_app(board, chart, settings, state_dir, size=size, kiosk=kiosk,
+                    store=GameStore(state_dir) if state_dir is not None else None)
+    app.start_menu()
+    for text in notices:
+        app.notify(text)
+    app.redraw()
+    try:
+        pygame.image.save(rotate_picture(app.surface, rotate), str(out))
+    except (pygame.error, OSError) as exc:
+        raise ClansError(f"cannot write {out}: {exc}") from None
 
 
 #: Said when there is no screen to draw on: what to do, without SDL's words.
