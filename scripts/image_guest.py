@@ -16,6 +16,7 @@ e2fsprogs at its offset in the image ("FILE?offset=N", read-only: debugfs, e2fsc
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -116,7 +117,7 @@ class Card:
         return (self.copy_out(f"/boot/{kernels[-1]}", work / "vmlinuz"),
                 self.copy_out(f"/boot/{initrds[-1]}", work / "initrd.img"))
 
-    def snapshot(self, dest: Path) -> "Card":
+    def snapshot(self, dest: Path) -> Card:
         """A copy of the card as it is now (sparse), to check or read without touching it."""
         run("cp", "--sparse=always", str(self.image), str(dest), timeout=600)
         return Card(dest)
@@ -236,7 +237,7 @@ class Machine:
     def close(self) -> None:
         try:
             self.qmp.close()
-        except Exception:  # noqa: BLE001 - the socket may be gone with QEMU
+        except Exception:
             pass
         if self.running:
             os.killpg(self.proc.pid, signal.SIGKILL)
