@@ -235,10 +235,8 @@ class Machine:
         self.close()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError, EOFError):  # the socket may be gone with QEMU
             self.qmp.close()
-        except Exception:
-            pass
         if self.running:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=30)
