@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,13 +123,18 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     the defaults, silently. A ``path`` given is read alone.
     """
     if path is not None:
-        files = [Path(path)]
-    else:
-        found = next((p for p in (*DEFAULT_PATHS, user_config_path()) if p.is_file()), None)
-        boot = next((p for p in BOOT_PATHS if p.is_file()), None)
-        files = [p for p in (found, boot) if p is not None]
-        if not files:
-            return Config(), []
+        return load_files([Path(path)])
+    found = next((p for p in (*DEFAULT_PATHS, user_config_path()) if p.is_file()), None)
+    boot = next((p for p in BOOT_PATHS if p.is_file()), None)
+    files = [p for p in (found, boot) if p is not None]
+    if not files:
+        return Config(), []
+    return load_files(files)
+
+
+def load_files(files: Sequence[Path]) -> tuple[Config, list[str]]:
+    """The settings of ``files`` (at least one), each over the one before it key by key, as
+    :func:`load_config` reads them; and the problems found."""
     config = Config(source=" + ".join(map(str, files)))
     # The installer's hotspot.toml beside the settings file (in /etc/clans-pi when only the
     # card's own file is there); its Wi-Fi goes under both files' settings.

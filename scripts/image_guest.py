@@ -206,14 +206,22 @@ class Machine:
                 {"type": "abs", "data": {"axis": "y",
                                          "value": round(y * ABS_MAX / (SCREEN[1] - 1))}}]
 
-    def touch(self, pos: tuple[float, float], *, hold_s: float = 0.15) -> None:
-        """A finger down at ``pos`` (screen pixels), held ``hold_s``, lifted."""
+    def press(self, pos: tuple[float, float]) -> None:
+        """A finger down at ``pos`` (screen pixels), staying there."""
         self.qmp.cmd("input-send-event", events=self._point(pos))
         self.qmp.cmd("input-send-event", events=[
             *self._point(pos), {"type": "btn", "data": {"down": True, "button": "left"}}])
-        time.sleep(hold_s)
+
+    def release(self, pos: tuple[float, float]) -> None:
+        """The finger lifted at ``pos``."""
         self.qmp.cmd("input-send-event", events=[
             *self._point(pos), {"type": "btn", "data": {"down": False, "button": "left"}}])
+
+    def touch(self, pos: tuple[float, float], *, hold_s: float = 0.15) -> None:
+        """A finger down at ``pos`` (screen pixels), held ``hold_s``, lifted."""
+        self.press(pos)
+        time.sleep(hold_s)
+        self.release(pos)
 
     # --- power ------------------------------------------------------------------------------
     def wait_off(self, timeout: float) -> float:

@@ -234,7 +234,7 @@ def test_config_example_documents_every_setting():
 # --- shellcheck --------------------------------------------------------------------------
 SHELL_SCRIPTS = sorted(
     {INSTALL, REPO / "scripts/play", REPO / "scripts/test", REPO / "scripts/_venv.sh",
-     REPO / "scripts/catalogues", REPO / "scripts/test-install-arm64",
+     REPO / "scripts/catalogues", REPO / "scripts/test-install-arm64", REPO / "scripts/test-image",
      *(p for p in (REPO / "scripts/build-image").iterdir()
        if p.is_file() and p.read_bytes().startswith(b"#!/usr/bin/env bash"))}
 )

@@ -1,0 +1,535 @@
+"""The checks scripts/test-image runs on a Clans Pi card booted in QEMU (scripts/image_guest.py),
+as a family and a maker would meet it, each step printed with its time:
+
+  first boot    the root grows to the card, the machine restarts by itself
+  start screen  power on to the start screen, which is the picture `clans-pi render --screen
+                start --kiosk` draws of the same settings and state: the game draws through
+                SDL's KMS/DRM on the card as on a Pi
+  touch         a 2-player game against a computer started by touch, the clan peeked, a move
+                played, the computer's answer; the screen matched at every step against the
+                same game drawn here ("the shadow", in the same state)
+  power cut     the power cut after a move; the root needs nothing beyond its journal; the
+                next power-on shows the same game at the same move
+  switch off    Menu, Switch off, Yes: the machine is off within 30 s; that boot's journal
+                has no error from the game's unit
+  phone seat    a phone seat set in the card's clans-pi.toml: the phones' page is served
+                through QEMU's forwarded port (on this machine's loopback only)
+  broken file   a broken clans-pi.toml: the start screen, with the one line saying what is
+                wrong
+
+Run by scripts/test-image as root; run alone: python scripts/image_checks.py CARD.img WORK.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from image_guest import SCREEN, Card, GuestError, Machine, have_tools
+
+from clans_pi.config import Config, load_files
+from clans_pi.persistence import GameStore, read_save
+from clans_pi.rules.board import load_default_board
+from clans_pi.rules.epochs import load_default_chart
+from clans_pi.ui.app import LONG_PRESS_MS, App
+from clans_pi.ui.display import Display
+from clans_pi.ui.run import render_start, table_app, use_language
+from clans_pi.ui.screens.base import DOUBLE_TAP_MS
+
+BOARD, CHART = load_default_board(), load_default_chart()
+STATE = "/var/lib/clans-pi"
+ETC_CONFIG = "/etc/clans-pi/config.toml"
+BOOT_CONFIG = "/boot/firmware/clans-pi.toml"
+#: A pixel differs when a colour channel differs by more than this; a screen matches when at
+#: most MATCH_SHARE of its pixels differ (the same program drawing the same picture, on
+#: another machine's SDL: exact, or nearly).
+PIXEL_TOLERANCE = 24
+MATCH_SHARE = 0.002
+
+
+class CheckFailed(RuntimeError):
+    pass
+
+
+def say(step: str, text: str, t0: float) -> None:
+    print(f"test-image: [{time.monotonic() - t0:6.0f} s] {step}: {text}", flush=True)
+
+
+def difference(a: pygame.Surface, b: pygame.Surface) -> tuple[float, pygame.Rect | None]:
+    """The share of pixels that differ (by more than PIXEL_TOLERANCE in a channel), and the
+    rectangle holding them."""
+    if a.get_size() != b.get_size():
+        return 1.0, pygame.Rect((0, 0), a.get_size())
+    import numpy as np
+
+    x = pygame.surfarray.pixels3d(a.convert(24) if a.get_bitsize() != 24 else a).astype(int)
+    y = pygame.surfarray.pixels3d(b.convert(24) if b.get_bitsize() != 24 else b).astype(int)
+    differs = (np.abs(x - y) > PIXEL_TOLERANCE).any(axis=2)
+    share = float(differs.mean())
+    if not differs.any():
+        return share, None
+    xs, ys = np.nonzero(differs)
+    return share, pygame.Rect(int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1),
+                              int(ys.max() - ys.min() + 1))
+
+
+class Shadow:
+    """The same game drawn here: an App in the same state as the card's, whose buttons say
+    where to touch and whose picture is what the card's screen must show."""
+
+    def __init__(self, state_dir: Path, settings: Config) -> None:
+        use_language(settings, state_dir)
+        self.now = 10_000
+        self.display = Display(SCREEN)
+        self.app: App = table_app(BOARD, CHART, settings, state_dir, display=self.display,
+                                  store=GameStore(state_dir), kiosk=True)
+        self.app.clock = lambda: self.now
+        self.app.start_menu()
+        self.settle()
+
+    def settle(self) -> None:
+        """Animations and the double-tap window over; the picture drawn."""
+        self.now += 5_000
+        self.app.pump()
+        self.app.redraw()
+
+    def picture(self) -> pygame.Surface:
+        self.settle()
+        return self.app.surface.copy()
+
+    def where(self, button: str) -> tuple[int, int]:
+        screen = self.app.screen
+        assert screen is not None
+        b = screen.button(button)
+        if not b.enabled:
+            raise CheckFailed(f"the button {button} is not enabled on {screen.name}")
+        return b.rect.center
+
+    def _finger(self, kind: int, pos: tuple[float, float]) -> None:
+        x, y = pos
+        pygame.event.post(pygame.event.Event(kind, x=x / SCREEN[0], y=y / SCREEN[1], dx=0.0,
+                                             dy=0.0, finger_id=0, touch_id=1, pressure=1.0))
+        self.app.pump()
+
+    def tap(self, pos: tuple[float, float], hold_ms: int = 100) -> None:
+        self.now += DOUBLE_TAP_MS + 100
+        self._finger(pygame.FINGERDOWN, pos)
+        self.now += hold_ms
+        self.app.pump()
+        self._finger(pygame.FINGERUP, pos)
+
+    def down(self, pos: tuple[float, float]) -> None:
+        self.now += DOUBLE_TAP_MS + 100
+        self._finger(pygame.FINGERDOWN, pos)
+        self.now += LONG_PRESS_MS + 100
+        self.app.pump()
+
+    def up(self, pos: tuple[float, float]) -> None:
+        self._finger(pygame.FINGERUP, pos)
+
+    def territory_point(self, t: int) -> tuple[int, int]:
+        """A point of territory ``t`` on the play screen that hit-tests to ``t``."""
+        bv = self.app.screen.bv  # type: ignore[union-attr]
+        ax, ay = bv.anchors[t]
+        if bv.territory_at((ax, ay)) == t:
+            return round(ax), round(ay)
+        xs = [p[0] for p in bv.polygons[t]]
+        ys = [p[1] for p in bv.polygons[t]]
+        for y in range(int(min(ys)), int(max(ys)) + 1, 2):
+            for x in range(int(min(xs)), int(max(xs)) + 1, 2):
+                if bv.territory_at((x, y)) == t:
+                    return x, y
+        raise CheckFailed(f"territory {t} has no point to touch")
+
+    def close(self) -> None:
+        self.app.table.shutdown()
+        self.display.close()
+
+
+class Checks:
+    def __init__(self, card: Card, work: Path, port: int) -> None:
+        self.card, self.work, self.port = card, work, port
+        self.t0 = time.monotonic()
+        self.machine: Machine | None = None
+        self.figures: dict[str, float] = {}
+        self.boots = 0
+
+    # --- helpers --------------------------------------------------------------------------
+    def say(self, step: str, text: str) -> None:
+        say(step, text, self.t0)
+
+    def power_on(self, name: str) -> Machine:
+        self.boots += 1
+        self.machine = Machine(self.card, self.work, phone_port=self.port,
+                               name=f"{self.boots}-{name}")
+        return self.machine
+
+    def wait_for(self, expected: pygame.Surface, what: str, timeout: float,
+                 ignore: pygame.Rect | None = None) -> float:
+        """Wait until the card's screen shows ``expected``; the machine's seconds since
+        power-on then. On a timeout: the last screen and the expected one are kept in the
+        work directory, and the step fails saying how they differ."""
+        m = self.machine
+        assert m is not None
+        deadline = time.monotonic() + timeout
+        expected = expected.copy()
+        last = None
+        while time.monotonic() < deadline:
+            if not m.running:
+                raise CheckFailed(f"the machine went off while waiting for {what}")
+            shot = m.screen()
+            if ignore is not None:
+                shot.fill((0, 0, 0), ignore)
+                expected.fill((0, 0, 0), ignore)
+            share, where = difference(shot, expected)
+            if share <= MATCH_SHARE:
+                return m.seconds()
+            last = (shot, share, where)
+            time.sleep(1)
+        name = what.replace(" ", "-")
+        if last is not None:
+            pygame.image.save(last[0], str(self.work / f"{name}-screen.png"))
+        pygame.image.save(expected, str(self.work / f"{name}-expected.png"))
+        detail = (f"{last[1]:.1%} of the pixels differ, within {tuple(last[2])}"
+                  if last is not None and last[2] is not None else "no screen")
+        raise CheckFailed(f"no {what} within {timeout:.0f} s: {detail} (pictures in "
+                          f"{self.work})")
+
+    def read_state(self) -> Path:
+        """The card's /var/lib/clans-pi as it is on the card now (the machine may be
+        running: a snapshot, its journal replayed as a mount would), copied here."""
+        snap = self.card.snapshot(self.work / "snapshot.img")
+        try:
+            snap.replay_journal()
+            dest = self.work / f"state-{time.monotonic_ns()}"
+            snap.copy_out(f"{STATE}/", dest / Path(STATE).name)
+            return dest / Path(STATE).name
+        finally:
+            snap.image.unlink(missing_ok=True)
+
+    def saved(self, state: Path):  # -> Session
+        data = json.loads((state / "game.json").read_text(encoding="utf-8"))
+        return read_save(data, BOARD, CHART, "game.json")[1]
+
+    def expected_start(self, state: Path, boot_text: str | None) -> pygame.Surface:
+        """The start screen `clans-pi render --screen start --kiosk` draws for the card's
+        settings (its /etc/clans-pi/config.toml and clans-pi.toml, read as the game reads
+        them, their problems named as on the card) and state."""
+        files = []
+        etc = self.work / "etc-config.toml"
+        etc.write_text(self.card_etc_config, encoding="utf-8")
+        files.append(etc)
+        boot = self.work / "boot-clans-pi.toml"
+        if boot_text is not None:
+            boot.write_text(boot_text, encoding="utf-8")
+            files.append(boot)
+        settings, problems = load_files(files)
+        problems = [p.replace(str(etc), ETC_CONFIG).replace(str(boot), BOOT_CONFIG)
+                    for p in problems]
+        out = self.work / "expected-start.png"
+        render_start(BOARD, CHART, size=SCREEN, out=out, settings=settings, problems=problems,
+                     state_dir=state, kiosk=True)
+        return pygame.image.load(str(out))
+
+    # --- the steps ------------------------------------------------------------------------
+    def first_boot(self) -> None:
+        step = "first boot"
+        before = self.card.root.size
+        m = self.power_on("first")
+        took = m.wait_off(600)
+        self.card = Card(self.card.image)
+        if self.card.root.start + self.card.root.size != self.card.image.stat().st_size:
+            raise CheckFailed(f"{step}: the root partition does not reach the end of the card")
+        blocks = subprocess.run(["dumpe2fs", "-h", f"{self.card.image}?offset="
+                                 f"{self.card.root.start}"], capture_output=True, text=True,
+                                check=False).stdout
+        fields = dict(line.split(":", 1) for line in blocks.splitlines() if ":" in line)
+        fs = int(fields["Block count"]) * int(fields["Block size"])
+        if fs < self.card.root.size - 4 * 2**20:
+            raise CheckFailed(f"{step}: the root file system ({fs >> 20} MiB) was not grown "
+                              f"to its partition ({self.card.root.size >> 20} MiB)")
+        self.figures["first_boot_s"] = took
+        self.say(step, f"the root grew from {before >> 20} MiB to {fs >> 20} MiB and the "
+                 f"machine restarted by itself, {took:.0f} s after power-on")
+        self.card_etc_config = self._etc_config()
+
+    def _etc_config(self) -> str:
+        path = self.work / "card-config.toml"
+        self.card.copy_out(ETC_CONFIG, path)
+        return path.read_text(encoding="utf-8")
+
+    def start_screen(self) -> None:
+        step = "start screen"
+        m = self.power_on("start")
+        fresh = self.work / "fresh-state"
+        fresh.mkdir(exist_ok=True)
+        boot_text = self.card.read_boot("clans-pi.toml")
+        expected = self.expected_start(fresh, boot_text)
+        seconds = self.wait_for(expected, "start screen", 600)
+        self.figures["power_on_to_start_screen_s"] = seconds
+        self.say(step, f"the start screen, as `clans-pi render --screen start --kiosk` draws "
+                 f"it, {seconds:.0f} s after power-on ({m.cmdline!r})")
+
+    def touch_game(self) -> None:
+        """A 2-player game against a computer, by touch; the screen checked at each step."""
+        step = "touch"
+        m = self.machine
+        assert m is not None
+        state = self.read_state()
+        shadow = Shadow(self.work / "shadow-state", Config())
+        try:
+            def touch(button: str) -> None:
+                pos = shadow.where(button)
+                m.touch(pos)
+                shadow.tap(pos)
+                self.wait_for(shadow.picture(), f"the screen after touching {button}", 120)
+
+            for button in ("guide", "players2", "kind1"):
+                touch(button)
+            self.say(step, "2 players, the second a computer (Easy), the first-game guide "
+                     "off: each touch seen on the screen")
+            m.touch(shadow.where("start"))
+            # The deal is the card's: the shadow takes it from the card's save.
+            deadline = time.monotonic() + 120
+            while True:
+                state = self.read_state()
+                if (state / "game.json").exists():
+                    break
+                if time.monotonic() > deadline:
+                    raise CheckFailed("no game saved on the card 120 s after Start")
+                time.sleep(3)
+            session = self.saved(state)
+            shadow.app.table.seats = list(session.seats)
+            shadow.app.begin(session, peeks=True)
+            self.wait_for(shadow.picture(), "the first seat's peek", 120)
+            hold = shadow.where("hold")
+            m.press(hold)
+            shadow.down(hold)
+            self.wait_for(shadow.picture(), "the clan shown while held", 60)
+            m.release(hold)
+            shadow.up(hold)
+            self.say(step, "the first player's clan seen by press and hold")
+            touch("done")
+            # The computer may move first: the human's turn, from the card's save.
+            moves_before = session.public().ply
+            session = self._wait_turn(lambda s: s.public().ply >= moves_before)
+            shadow.app.begin(session, peeks=False)
+            self.wait_for(shadow.picture(), "the board at the first person's turn", 180)
+            rng = random.Random(1)
+            src = rng.choice(sorted(session.movable()))
+            dst = rng.choice(sorted(session.legal_targets(src)))
+            for t in (src, dst):
+                pos = shadow.territory_point(t)
+                m.touch(pos)
+                shadow.tap(pos)
+            order = getattr(shadow.app.screen, "order", None)
+            if order is not None:
+                for t in order.founds[:-1]:
+                    pos = shadow.territory_point(t)
+                    m.touch(pos)
+                    shadow.tap(pos)
+                touch("found")
+            ply = session.public().ply
+            self.say(step, f"move {ply + 1} played by touch: huts from territory {src} to "
+                     f"{dst}")
+            t_move = time.monotonic()
+            session = self._wait_turn(lambda s: s.public().ply >= ply + 2)
+            shadow.app.begin(session, peeks=False)
+            self.wait_for(shadow.picture(), "the board after the computer's answer", 180)
+            self.figures["computer_answer_s"] = time.monotonic() - t_move
+            self.moves_played = session.public().ply
+            self.say(step, f"the computer answered (move {ply + 2}); the board as the "
+                     "shadow draws it")
+        finally:
+            shadow.close()
+
+    def _wait_turn(self, state_of, timeout: float = 300):  # -> Session
+        """The card's saved game, once ``state_of`` holds for it and a person is to move."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state = self.read_state()
+            if (state / "game.json").exists():
+                session = self.saved(state)
+                if state_of(session) and session.seats[session.current_seat].is_human:
+                    return session
+            time.sleep(3)
+        raise CheckFailed(f"the game on the card did not reach a person's turn in {timeout} s")
+
+    def power_cut(self) -> None:
+        step = "power cut"
+        assert self.machine is not None
+        self.machine.cut_power()
+        snap = self.card.snapshot(self.work / "after-cut.img")
+        try:
+            journal = snap.replay_journal()
+            status, words = snap.check_root()
+            if status != 0:
+                (self.work / "fsck-after-cut.txt").write_text(words)
+                raise CheckFailed(f"{step}: e2fsck -f -n after the journal: exit {status} "
+                                  f"(its words in {self.work / 'fsck-after-cut.txt'})")
+        finally:
+            snap.image.unlink(missing_ok=True)
+        replayed = "recovering journal" in journal or "journal" in journal.lower()
+        self.say(step, "the power cut after move "
+                 f"{self.moves_played}; e2fsck finds nothing to repair"
+                 f"{' beyond replaying the journal' if replayed else ''}")
+        m = self.power_on("after-cut")
+        state = self.read_state_when_booted()
+        session = self.saved(state)
+        if session.public().ply != self.moves_played:
+            raise CheckFailed(f"{step}: the card kept move {session.public().ply}, not "
+                              f"{self.moves_played}")
+        shadow = Shadow(self.work / "shadow-state-2", Config())
+        try:
+            shadow.app.begin(session, peeks=False)
+            seconds = self.wait_for(shadow.picture(), "the same game after the power cut",
+                                    600)
+        finally:
+            shadow.close()
+        self.figures["power_cut_resume_s"] = seconds
+        self.say(step, f"the same game at move {self.moves_played} on the screen {seconds:.0f}"
+                 f" s after power-on")
+        del m
+
+    def read_state_when_booted(self) -> Path:
+        return self.read_state()
+
+    def switch_off(self) -> None:
+        step = "switch off"
+        m = self.machine
+        assert m is not None
+        state = self.read_state()
+        session = self.saved(state)
+        shadow = Shadow(self.work / "shadow-state-3", Config())
+        try:
+            shadow.app.begin(session, peeks=False)
+            for button in ("menu", "menu_off", "confirm_yes"):
+                pos = shadow.where(button)
+                m.touch(pos)
+                shadow.tap(pos)
+                if button != "confirm_yes":
+                    self.wait_for(shadow.picture(), f"the screen after touching {button}", 120)
+        finally:
+            shadow.close()
+        took = m.wait_off(30)
+        self.figures["switch_off_s"] = took
+        errors = self.unit_errors()
+        if errors:
+            raise CheckFailed(f"{step}: the game's unit logged errors this boot: {errors[:3]}")
+        self.say(step, f"Menu, Switch off, Yes: off {took:.0f} s later; no error from "
+                 "clans-pi.service in that boot's journal")
+
+    def unit_errors(self) -> list[str]:
+        """The last boot's error lines (priority err and worse) from clans-pi.service."""
+        dest = self.work / f"journal-{self.boots}"
+        if dest.exists():
+            shutil.rmtree(dest)
+        self.card.copy_out("/var/log/journal/", dest / "journal")
+        boots = subprocess.run(["journalctl", "-D", str(dest / "journal"), "--list-boots",
+                                "-o", "json"], capture_output=True, text=True, check=False)
+        if boots.returncode != 0:
+            raise CheckFailed(f"journalctl cannot read the card's journal: {boots.stderr}")
+        last = json.loads(boots.stdout)[-1]["boot_id"]
+        out = subprocess.run(["journalctl", "-D", str(dest / "journal"), "-b", last,
+                              "-u", "clans-pi.service", "-p", "err", "-o", "cat", "-q"],
+                             capture_output=True, text=True, check=False).stdout
+        return [line for line in out.splitlines() if line.strip()]
+
+    def phone_seat(self) -> None:
+        step = "phone seat"
+        text = '[seats]\n2 = "phone"\n'
+        self.card.write_boot("clans-pi.toml", text, self.work)
+        m = self.power_on("phone")
+        deadline = time.monotonic() + 600
+        answer = None
+        while time.monotonic() < deadline and m.running:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                conn.request("GET", "/phone.css")
+                response = conn.getresponse()
+                answer = (response.status, response.getheader("Content-Type"),
+                          response.read())
+                conn.close()
+                if answer[0] == 200:
+                    break
+            except (OSError, http.client.HTTPException):
+                pass
+            time.sleep(2)
+        if answer is None or answer[0] != 200:
+            raise CheckFailed(f"{step}: the phones' page was not served on 127.0.0.1:"
+                              f"{self.port} within 600 s ({answer})")
+        self.figures["power_on_to_phone_page_s"] = m.seconds()
+        self.say(step, f"clans-pi.toml's phone seat: the phones' page served through "
+                 f"127.0.0.1:{self.port} {m.seconds():.0f} s after power-on")
+        m.cut_power()
+
+    def broken_file(self) -> None:
+        step = "broken file"
+        text = 'language = "de"\n[seats\n2 = "phone"\n'
+        self.card.write_boot("clans-pi.toml", text, self.work)
+        m = self.power_on("broken")
+        state = self.work / "broken-state"
+        if state.exists():
+            shutil.rmtree(state)
+        # The card's state as it was (the language, the guide, the games kept).
+        previous = self.read_state()
+        shutil.copytree(previous, state)
+        (state / "game.json").unlink(missing_ok=True)
+        expected = self.expected_start(state, text)
+        seconds = self.wait_for(expected, "the start screen with the notice", 600)
+        self.say(step, f"a broken clans-pi.toml: the start screen with its one line, "
+                 f"{seconds:.0f} s after power-on")
+        m.cut_power()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("card", type=Path, help="the card: a raw disk image, as flashed")
+    p.add_argument("work", type=Path, help="a directory for pictures, logs and copies")
+    p.add_argument("--port", type=int, default=18080,
+                   help="this machine's loopback port forwarded to the phones' 8080")
+    p.add_argument("--figures", type=Path, help="write the measured figures (JSON) here")
+    args = p.parse_args(argv)
+    missing = have_tools()
+    if missing:
+        print(f"test-image: missing {', '.join(missing)}", file=sys.stderr)
+        return 2
+    args.work.mkdir(parents=True, exist_ok=True)
+    checks = Checks(Card(args.card), args.work, args.port)
+    try:
+        for step in (checks.first_boot, checks.start_screen, checks.touch_game,
+                     checks.power_cut, checks.switch_off, checks.phone_seat,
+                     checks.broken_file):
+            step()
+    except (CheckFailed, GuestError) as exc:
+        print(f"test-image: FAILED: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if checks.machine is not None:
+            checks.machine.close()
+        if args.figures is not None:
+            args.figures.write_text(json.dumps(checks.figures, indent=1) + "\n")
+    print("test-image: every step passed; " + ", ".join(
+        f"{k} {v:.0f}" for k, v in checks.figures.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    pygame.init()
+    sys.exit(main())
