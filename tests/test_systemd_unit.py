@@ -126,6 +126,10 @@ def test_what_the_unit_says():
     assert one["StateDirectory"] == "clans-pi"
     assert one["ConfigurationDirectory"] == "clans-pi"
     assert "SDL_VIDEODRIVER=kmsdrm" in service["Environment"]
+    # No W+X memory, and Mesa's software fallback one that needs none: llvmpipe's JIT was
+    # killed at every start in QEMU (SIGSEGV), softpipe draws (scripts/test-image).
+    assert one["MemoryDenyWriteExecute"] == "yes"
+    assert "GALLIUM_DRIVER=softpipe" in service["Environment"]
     assert one["User"] == "clans-pi"
     # The user's groups (the installer's) reach the devices; a group named in
     # SupplementaryGroups= that the system lacks (Debian has no gpio) fails every start
