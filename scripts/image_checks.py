@@ -194,6 +194,7 @@ class Checks:
             if not m.running:
                 raise CheckFailed(f"the machine went off while waiting for {what}")
             shot = m.screen()
+            pygame.image.save(shot, str(self.work / "latest-screen.png"))  # to look at
             if ignore is not None:
                 shot.fill((0, 0, 0), ignore)
                 expected.fill((0, 0, 0), ignore)

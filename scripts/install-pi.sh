@@ -29,8 +29,11 @@ APT_PACKAGES=(
     python3 python3-venv python3-pip
     # GPIO from the system: lgpio (every Pi, the only one on a Pi 5) and gpiozero.
     python3-lgpio python3-gpiozero python3-serial
-    # SDL (pygame-ce brings its own copy) and what its kmsdrm driver opens at run time.
-    libsdl2-2.0-0 libgbm1 libdrm2 libegl1 libgles2
+    # SDL (pygame-ce brings its own copy) and what its kmsdrm driver opens at run time:
+    # GBM, DRM, EGL and GLES, and Mesa's drivers behind them (the Pi's vc4/v3d, and the
+    # software fallback; neither comes without recommends, and without them EGL does not
+    # start: "no screen to draw on").
+    libsdl2-2.0-0 libgbm1 libdrm2 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
     # Japanese (and Chinese, Korean) text on screen.
     fonts-noto-cjk
 )
