@@ -13,7 +13,7 @@ import time
 import pygame
 import pytest
 
-from clans_pi.ui.display import check_driver
+from clans_pi.ui.display import check_driver, renderer_hints
 
 
 def test_the_driver_sdl_chose_must_be_one_that_was_asked_for():
@@ -28,6 +28,23 @@ def test_the_driver_sdl_chose_must_be_one_that_was_asked_for():
         check_driver("offscreen", "kmsdrm", True)
     with pytest.raises(pygame.error, match="only SDL's offscreen driver works"):
         check_driver("offscreen", "", False)
+
+
+def test_kmsdrm_draws_through_gles2_and_x11_through_shared_memory():
+    """On the console SDL must not take its desktop OpenGL renderer: without libGL.so.1
+    (Raspberry Pi OS Lite) it loads GLES in its place and the screen stays black."""
+    env: dict[str, str] = {}
+    renderer_hints("KMSDRM", env)
+    assert env == {"SDL_RENDER_DRIVER": "opengles2"}
+    env = {"SDL_RENDER_DRIVER": "software"}  # the user's choice stands
+    renderer_hints("kmsdrm", env)
+    assert env == {"SDL_RENDER_DRIVER": "software"}
+    env = {}
+    renderer_hints("x11", env)
+    assert env == {"SDL_FRAMEBUFFER_ACCELERATION": "0"}
+    env = {}
+    renderer_hints("dummy", env)
+    assert env == {}
 
 
 def _messages(sock: socket.socket, until: float) -> list[str]:

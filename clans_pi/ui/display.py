@@ -96,6 +96,26 @@ def check_driver(actual: str, wanted: str, chosen_by_user: bool) -> None:
         raise pygame.error(f"only SDL's {actual} driver works")
 
 
+def renderer_hints(driver: str, env: dict[str, str] | os._Environ[str]) -> None:
+    """SDL hints for the driver SDL chose, set before the window is made.
+
+    kmsdrm shows the window through one of SDL's renderers, over EGL. SDL tries its desktop
+    OpenGL renderer first, and where Mesa's libGL.so.1 is missing (Raspberry Pi OS Lite has
+    only EGL and GLES) it loads the GLES library in its place, "creates" the renderer and
+    draws nothing: a black screen (seen booting the image in QEMU, scripts/test-image).
+    GLES 2 is what the Pi's GPU drivers (vc4, v3d) speak; a choice made by the user stands.
+
+    On x11 the picture goes through shared memory: without the hint SDL builds the
+    window's surface on OpenGL, which loads Mesa (and LLVM with it on software GL): about
+    90 MB more memory for nothing we use.
+    """
+    driver = driver.lower()
+    if driver == "kmsdrm":
+        env.setdefault("SDL_RENDER_DRIVER", "opengles2")
+    elif driver == "x11":
+        env.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+
+
 def prepare_sdl() -> None:
     """SDL hints that must be set before the display starts.
 
@@ -124,11 +144,7 @@ class Display:
         try:
             pygame.display.init()
             check_driver(pygame.display.get_driver(), wanted, chosen_by_user)
-            if pygame.display.get_driver() == "x11":
-                # X11 can show our picture through shared memory. Without this SDL builds
-                # the window's surface on OpenGL, which loads Mesa (and LLVM with it on
-                # software GL): about 90 MB more memory for nothing we use.
-                os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+            renderer_hints(pygame.display.get_driver(), os.environ)
             pygame.font.init()
             if fullscreen:
                 window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
