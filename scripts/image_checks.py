@@ -332,8 +332,9 @@ class Checks:
                     raise CheckFailed("no game saved on the card 120 s after Start")
                 time.sleep(3)
             session = self.saved(state)
+            moves_before = session.public().ply
             shadow.app.table.seats = list(session.seats)
-            shadow.app.begin(session, peeks=True)
+            shadow.app.begin(self.saved(state), peeks=True)  # a copy: the shadow plays on it
             self.wait_for(shadow.picture(), "the first seat's peek", 120)
             hold = shadow.where("hold")
             m.press(hold)
@@ -348,9 +349,11 @@ class Checks:
             m.touch(pos)
             shadow.tap(pos)
             # The computer may move first: the human's turn, from the card's save.
-            moves_before = session.public().ply
             session = self._wait_turn(lambda s: s.public().ply >= moves_before)
-            shadow.app.begin(session, peeks=False)
+            ply = session.public().ply
+            # The shadow plays on a copy: its moves (and its own computer's) are not the
+            # card's.
+            shadow.app.begin(self.saved(self.last_state), peeks=False)
             self.wait_for(shadow.picture(), "the board at the first person's turn", 180)
             rng = random.Random(1)
             src = rng.choice(sorted(session.movable()))
@@ -366,7 +369,6 @@ class Checks:
                     m.touch(pos)
                     shadow.tap(pos)
                 touch("found")
-            ply = session.public().ply
             self.say(step, f"move {ply + 1} played by touch: huts from territory {src} to "
                      f"{dst}")
             t_move = time.monotonic()
@@ -375,7 +377,7 @@ class Checks:
             self.moves_played = session.public().ply
             self.say(step, f"the card saved the move and the computer's answer (move "
                      f"{ply + 2})")
-            shadow.app.begin(session, peeks=False)
+            shadow.app.begin(self.saved(self.last_state), peeks=False)
             try:
                 self.wait_for(shadow.picture(), "the board after the computer's answer", 120)
                 self.say(step, "the board on the screen as the shadow draws it")
@@ -393,6 +395,7 @@ class Checks:
             if (state / "game.json").exists():
                 session = self.saved(state)
                 if state_of(session) and session.seats[session.current_seat].is_human:
+                    self.last_state = state
                     return session
             time.sleep(3)
         raise CheckFailed(f"the game on the card did not reach a person's turn in {timeout} s")

@@ -181,21 +181,3 @@ def test_the_games_computer_players_follow_the_thinking_time_setting():
     assert hard.budget == Budget(seconds=2.0) and normal.budget == Budget(seconds=0.4)
     assert make(0, "hard").seed == hard.seed != normal.seed
 
-
-def test_on_the_console_every_frame_is_shown_whole(monkeypatch):
-    """kmsdrm: pygame.display.update(rects) left the screen as it was (a booted image's board
-    frozen at move 1); the console's frames go whole, a desktop's dirty rectangles stay."""
-    from clans_pi.ui.display import Display
-
-    calls: list[str] = []
-    monkeypatch.setattr(pygame.display, "update", lambda *a: calls.append("update"))
-    monkeypatch.setattr(pygame.display, "flip", lambda: calls.append("flip"))
-    display = Display((800, 480))
-    try:
-        assert not display.whole_frames  # the dummy driver, as a desktop's
-        display.present([pygame.Rect(0, 0, 10, 10)])
-        display.whole_frames = True  # what the driver name "KMSDRM" sets
-        display.present([pygame.Rect(0, 0, 10, 10)])
-    finally:
-        display.close()
-    assert calls == ["update", "flip"]

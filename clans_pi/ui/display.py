@@ -163,11 +163,6 @@ class Display:
         self.fullscreen = fullscreen
         self.window = window
         self.driver = pygame.display.get_driver()
-        # On the console every frame is shown whole: SDL's kmsdrm driver presents the window
-        # through a renderer and page flips, and there pygame.display.update(rects) left
-        # the screen as it was (a board frozen at move 1 while the game went on, seen
-        # booting the image in QEMU). A whole frame costs one texture upload.
-        self.whole_frames = self.driver.lower() == "kmsdrm"
         self.size = logical_size(window.get_size(), rotate)
         self.surface = window if rotate == 0 else pygame.Surface(self.size).convert()
 
@@ -176,7 +171,7 @@ class Display:
         if self.rotate:
             self.window.blit(rotate_picture(self.surface, self.rotate), (0, 0))
             pygame.display.flip()
-        elif rects and not self.whole_frames:
+        elif rects:
             pygame.display.update(rects)
         else:
             pygame.display.flip()
