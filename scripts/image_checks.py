@@ -150,17 +150,7 @@ class Shadow:
 
     def territory_point(self, t: int) -> tuple[int, int]:
         """A point of territory ``t`` on the play screen that hit-tests to ``t``."""
-        bv = self.app.screen.bv  # type: ignore[union-attr]
-        ax, ay = bv.anchors[t]
-        if bv.territory_at((ax, ay)) == t:
-            return round(ax), round(ay)
-        xs = [p[0] for p in bv.polygons[t]]
-        ys = [p[1] for p in bv.polygons[t]]
-        for y in range(int(min(ys)), int(max(ys)) + 1, 2):
-            for x in range(int(min(xs)), int(max(xs)) + 1, 2):
-                if bv.territory_at((x, y)) == t:
-                    return x, y
-        raise CheckFailed(f"territory {t} has no point to touch")
+        return self.app.screen.bv.touch_point(t)  # type: ignore[union-attr]
 
     def close(self) -> None:
         self.app.table.shutdown()

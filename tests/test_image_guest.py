@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-from image_guest import firmware_cmdline, fsck_problems  # noqa: E402
+from image_guest import firmware_cmdline, fsck_problems
 
 
 def test_the_firmware_names_serial0_and_takes_the_first_line():

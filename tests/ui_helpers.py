@@ -175,17 +175,7 @@ def act(screen, name: str, *args) -> None:
 
 def territory_point(app: App, t: int) -> tuple[int, int]:
     """A point of territory ``t`` on the play screen that hit-tests to ``t``."""
-    bv = app.screen.bv  # type: ignore[union-attr]
-    ax, ay = bv.anchors[t]
-    if bv.territory_at((ax, ay)) == t:
-        return round(ax), round(ay)
-    xs = [p[0] for p in bv.polygons[t]]
-    ys = [p[1] for p in bv.polygons[t]]
-    for y in range(int(min(ys)), int(max(ys)) + 1, 2):
-        for x in range(int(min(xs)), int(max(xs)) + 1, 2):
-            if bv.territory_at((x, y)) == t:
-                return x, y
-    raise AssertionError(f"territory {t} has no hit point")
+    return app.screen.bv.touch_point(t)  # type: ignore[union-attr]
 
 
 def finish_animation(app: App, clock: FakeClock) -> None:

@@ -182,6 +182,21 @@ class BoardView:
         value = self.hitmap.get_at((x, y))[0]
         return value - 1 if value else None
 
+    def touch_point(self, territory: int) -> tuple[int, int]:
+        """A screen point that hit-tests to ``territory`` (its anchor where that is inside
+        it): where a finger touches it, for tests, benchmarks and the booted image's
+        checks."""
+        ax, ay = self.anchors[territory]
+        if self.territory_at((ax, ay)) == territory:
+            return round(ax), round(ay)
+        xs = [p[0] for p in self.polygons[territory]]
+        ys = [p[1] for p in self.polygons[territory]]
+        for y in range(int(min(ys)), int(max(ys)) + 1, 2):
+            for x in range(int(min(xs)), int(max(xs)) + 1, 2):
+                if self.territory_at((x, y)) == territory:
+                    return x, y
+        raise ValueError(f"territory {territory} has no point on the screen")
+
     # ------------------------------------------------------------ the position
 
     def cluster(self, territory: int, count: int) -> list[pygame.Rect]:
