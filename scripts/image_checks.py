@@ -229,6 +229,16 @@ class Checks:
         finally:
             snap.image.unlink(missing_ok=True)
 
+    def shadow_state(self, state: Path, name: str) -> Path:
+        """A copy of the card's state for a shadow: its remembered language and guide,
+        not its game (the shadow is handed that)."""
+        dest = self.work / name
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(state, dest, ignore=shutil.ignore_patterns(
+            "game.json", "game.prev.json", "game.tmp*", "lock"))
+        return dest
+
     def saved(self, state: Path):  # -> Session
         data = json.loads((state / "game.json").read_text(encoding="utf-8"))
         return read_save(data, BOARD, CHART, "game.json")[1]
@@ -413,7 +423,7 @@ class Checks:
         if session.public().ply != self.moves_played:
             raise CheckFailed(f"{step}: the card kept move {session.public().ply}, not "
                               f"{self.moves_played}")
-        shadow = Shadow(self.work / "shadow-state-2", Config())
+        shadow = Shadow(self.shadow_state(state, "shadow-state-2"), Config())
         try:
             shadow.app.begin(session, peeks=False)
             seconds = self.wait_for(shadow.picture(), "the same game after the power cut",
@@ -434,7 +444,7 @@ class Checks:
         assert m is not None
         state = self.read_state()
         session = self.saved(state)
-        shadow = Shadow(self.work / "shadow-state-3", Config())
+        shadow = Shadow(self.shadow_state(state, "shadow-state-3"), Config())
         try:
             shadow.app.begin(session, peeks=False)
             for button in ("menu", "menu_off", "confirm_yes"):
