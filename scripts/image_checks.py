@@ -417,8 +417,8 @@ class Checks:
         self.say(step, "the power cut after move "
                  f"{self.moves_played}; e2fsck finds nothing to repair"
                  f"{' beyond replaying the journal' if replayed else ''}")
-        m = self.power_on("after-cut")
-        state = self.read_state_when_booted()
+        self.power_on("after-cut")
+        state = self.read_state()
         session = self.saved(state)
         if session.public().ply != self.moves_played:
             raise CheckFailed(f"{step}: the card kept move {session.public().ply}, not "
@@ -433,10 +433,6 @@ class Checks:
         self.figures["power_cut_resume_s"] = seconds
         self.say(step, f"the same game at move {self.moves_played} on the screen {seconds:.0f}"
                  f" s after power-on")
-        del m
-
-    def read_state_when_booted(self) -> Path:
-        return self.read_state()
 
     def switch_off(self) -> None:
         step = "switch off"
