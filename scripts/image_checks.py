@@ -2,6 +2,8 @@
 as a family and a maker would meet it, each step printed with its time:
 
   first boot    the root grows to the card, the machine restarts by itself
+  broken file   a broken clans-pi.toml (before any game is kept): the start screen, with the
+                one line saying what is wrong (it stays a minute); the file put back after
   start screen  power on to the start screen, which is the picture `clans-pi render --screen
                 start --kiosk` draws of the same settings and state: the game draws through
                 SDL's KMS/DRM on the card as on a Pi
@@ -14,8 +16,6 @@ as a family and a maker would meet it, each step printed with its time:
                 has no error from the game's unit
   phone seat    a phone seat set in the card's clans-pi.toml: the phones' page is served
                 through QEMU's forwarded port (on this machine's loopback only)
-  broken file   a broken clans-pi.toml: the start screen, with the one line saying what is
-                wrong
 
 Run by scripts/test-image as root; run alone: python scripts/image_checks.py CARD.img WORK.
 """
@@ -293,10 +293,9 @@ class Checks:
     def start_screen(self) -> None:
         step = "start screen"
         m = self.power_on("start")
-        fresh = self.work / "fresh-state"
-        fresh.mkdir(exist_ok=True)
+        state = self.shadow_state(self.read_state(), "start-state")
         boot_text = self.card.read_boot("clans-pi.toml")
-        expected = self.expected_start(fresh, boot_text)
+        expected = self.expected_start(state, boot_text)
         seconds = self.wait_for(expected, "start screen", 600)
         self.figures["power_on_to_start_screen_s"] = seconds
         self.say(step, f"the start screen, as `clans-pi render --screen start --kiosk` draws "
@@ -504,23 +503,22 @@ class Checks:
         m.cut_power()
 
     def broken_file(self) -> None:
+        """Before any game is kept (a maker edits the file before the first boot): a broken
+        clans-pi.toml gives the start screen with its one line; the card's own file is put
+        back after."""
         step = "broken file"
+        built = self.card.read_boot("clans-pi.toml")
         text = 'language = "de"\n[seats\n2 = "phone"\n'
         self.card.write_boot("clans-pi.toml", text, self.work)
-        m = self.power_on("broken")
-        state = self.work / "broken-state"
-        if state.exists():
-            shutil.rmtree(state)
-        # The card's state as it was (the language, the guide, the games kept).
-        previous = self.read_state()
-        shutil.copytree(previous, state)
-        (state / "game.json").unlink(missing_ok=True)
+        self.power_on("broken")
+        state = self.shadow_state(self.read_state(), "broken-state")
         expected = self.expected_start(state, text)
         seconds = self.wait_for(expected, "the start screen with the notice", 600)
+        self.figures["power_on_to_broken_file_notice_s"] = seconds
         self.say(step, f"a broken clans-pi.toml: the start screen with its one line, "
                  f"{seconds:.0f} s after power-on")
-        m.cut_power()
-
+        self.machine.cut_power()
+        self.card.write_boot("clans-pi.toml", built, self.work)
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -537,9 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     checks = Checks(Card(args.card), args.work, args.port)
     try:
-        for step in (checks.first_boot, checks.start_screen, checks.touch_game,
-                     checks.power_cut, checks.switch_off, checks.phone_seat,
-                     checks.broken_file):
+        for step in (checks.first_boot, checks.broken_file, checks.start_screen,
+                     checks.touch_game, checks.power_cut, checks.switch_off,
+                     checks.phone_seat):
             step()
     except (CheckFailed, GuestError) as exc:
         print(f"test-image: FAILED: {exc}", file=sys.stderr)

@@ -152,6 +152,42 @@ def test_many_settings_problems_make_one_notice_and_all_are_logged(tmp_path, mon
     assert shown[0].endswith("; all in the log")
 
 
+def test_a_problem_found_while_starting_stays_a_minute_then_the_resumed_notice(
+        tmp_path, monkeypatch):
+    """A broken setting is on the screen for a minute, not five seconds: the appliance may
+    come on while nobody watches (the image's broken clans-pi.toml check meets it through a
+    slow emulator too). A kept game's "goes on" notice follows it, for the usual time."""
+    from clans_pi import cli
+    from clans_pi.persistence import GameStore
+    from clans_pi.ui import app as app_module
+    from tests.ui_helpers import random_session
+
+    GameStore(tmp_path).save(random_session(3, moves=4))
+    seen: list[tuple[str, int]] = []
+
+    def run(self, *, first_frame_only=False):
+        now = [1_000]
+        self.clock = lambda: now[0]
+        self.notice = (self.notice[0], now[0] + (self.notice[1] - app_module.monotonic_ms()))
+        while self.notice is not None:
+            shown, until = self.notice
+            seen.append((shown, round((until - now[0]) / 1000)))
+            now[0] = until - 1
+            self.tick(now[0])
+            assert self.notice is not None and self.notice[0] == shown  # not gone before
+            now[0] = until
+            self.tick(now[0])
+        self.quit()
+
+    monkeypatch.setattr(app_module.App, "run", run)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    config = tmp_path / "config.toml"
+    config.write_text('sound = "loud"\n', encoding="utf-8")
+    assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    assert [(text.split(":")[0], s) for text, s in seen] == [
+        ("A setting was not used", app_module.START_NOTICE_MS // 1000),
+        ("The game goes on where it was left.", app_module.NOTICE_MS // 1000)]
+
 
 def test_the_app_clock_runs_with_only_the_display_started():
     """Regression: the app's clock was pygame.time.get_ticks(), which stays 0 until

@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 
 LONG_PRESS_MS = 550
 NOTICE_MS = 5000
+#: How long a problem found while starting stays (a broken settings file, a save moved
+#: aside): the table may come on while nobody watches, and the maker must read the line.
+START_NOTICE_MS = 60_000
 IDLE_POLL_MS = 20
 SLOP = 12  # pixels a finger may wander before a press is no longer a long press
 #: Input that counts as someone at the table (wakes a dimmed screen).
@@ -116,7 +119,7 @@ class App:
         # The finished games kept beside the saved game (read from their records).
         self.history = History(store.records, board, chart) if store is not None else None
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
-        self._waiting: list[str] = []  # notices after it, each shown in turn
+        self._waiting: list[tuple[str, int]] = []  # notices after it (and for how long)
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
         self.sounds = sounds  # None: silent
         self.dimmer = dimmer  # dims the backlight when idle; None: never
@@ -248,23 +251,24 @@ class App:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no."""
         self.nav.ask_switch_off(back, game_kept=game_kept)
 
-    def notify(self, text: str) -> None:
+    def notify(self, text: str, ms: int = NOTICE_MS) -> None:
         """A short message for everyone over any screen (a handheld unplugged, a setting
-        that could not be used, ...), for a few seconds. Several wait their turn; the same
-        text twice in a row is shown once."""
+        that could not be used, ...), for ``ms`` (a few seconds). Several wait their turn;
+        the same text twice in a row is shown once."""
         if self.dimmer is not None:
             self.dimmer.activity(self.clock())  # a notice is worth seeing
         if self.notice is not None:
-            if text != self.notice[0] and text not in self._waiting:
-                self._waiting.append(text)
+            if text != self.notice[0] and text not in (w for w, _ in self._waiting):
+                self._waiting.append((text, ms))
             return
-        self.notice = (text, self.clock() + NOTICE_MS)
+        self.notice = (text, self.clock() + ms)
         self.dirty = self.full = True
 
     @property
     def notices(self) -> list[str]:
         """The notice showing, then those waiting their turn."""
-        return ([self.notice[0]] if self.notice is not None else []) + list(self._waiting)
+        return ([self.notice[0]] if self.notice is not None else []) + [
+            text for text, _ in self._waiting]
 
     def _draw_notice(self) -> None:
         assert self.screen is not None and self.notice is not None
@@ -575,7 +579,7 @@ class App:
             self.notice = None
             self.dirty = self.full = True
             if self._waiting:
-                self.notify(self._waiting.pop(0))
+                self.notify(*self._waiting.pop(0))
 
     def timeout(self) -> int | None:
         """Milliseconds until something needs the loop, or None to sleep until input."""

@@ -27,7 +27,7 @@ from ..table.guide import GUIDE_FILE, GuideMemory
 from ..table.players import ComputerPlayers
 from ..watchdog import Notifier
 from . import languages
-from .app import App, monotonic_ms
+from .app import START_NOTICE_MS, App, monotonic_ms
 from .clan_look import ClanLook
 from .display import Display, NoDisplayError
 from .languages import FILE_NAME, LanguageFile
@@ -97,7 +97,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
                         devices=devices, store=store, notifier=notifier, sounds=sounds,
                         dimmer=dimmer, kiosk=kiosk)
         if dim_problem:
-            app.notify(dim_problem)
+            app.notify(dim_problem, START_NOTICE_MS)
         if app.history is not None:  # the past games' index, read while the family sits down
             threading.Thread(target=app.history.refresh, name="clans-history",
                              daemon=True).start()
@@ -112,11 +112,13 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
             app.begin(load_game(load, board, chart, load_from), peeks=False)
         elif resumed is not None:
             app.begin(resumed, peeks=False)
-            notices = [*(notices or []), _("The game goes on where it was left.")]
         else:
             app.start_menu()
+        # What went wrong on the way stays a minute: nobody may be watching the table start.
         for text in notices or []:
-            app.notify(text)
+            app.notify(text, START_NOTICE_MS)
+        if resumed is not None:
+            app.notify(_("The game goes on where it was left."))
         app.run(first_frame_only=first_frame_only)
     finally:
         notifier.stopping()
@@ -175,7 +177,7 @@ def render_start(board: Board, chart: EpochChart, *, size: tuple[int, int], out:
                     store=GameStore(state_dir) if state_dir is not None else None)
     app.start_menu()
     for text in notices:
-        app.notify(text)
+        app.notify(text, START_NOTICE_MS)
     app.redraw()
     try:
         pygame.image.save(rotate_picture(app.surface, rotate), str(out))
