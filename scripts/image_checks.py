@@ -223,9 +223,12 @@ class Checks:
                 m.resume()
         try:
             snap.replay_journal()
-            dest = self.work / f"state-{time.monotonic_ns()}"
-            snap.copy_out(f"{STATE}/", dest / Path(STATE).name)
-            return dest / Path(STATE).name
+            dest = self.work / f"state-{time.monotonic_ns()}" / Path(STATE).name
+            if Path(STATE).name not in snap.root_files(str(Path(STATE).parent)):
+                dest.mkdir(parents=True)  # the game has not run yet: it makes it
+                return dest
+            snap.copy_out(f"{STATE}/", dest)
+            return dest
         finally:
             snap.image.unlink(missing_ok=True)
 
