@@ -64,6 +64,18 @@ PIXEL_TOLERANCE = 24
 MATCH_SHARE = 0.002
 
 
+#: A dark screen: at most this share of its pixels lit (a channel above LIT_LEVEL); a line
+#: of kernel text or a blinking cursor (8x2 pixels) is more.
+LIT_LEVEL = 48
+LIT_SHARE = 0.00001  # 4 pixels of 800x480
+
+
+def lit_share(picture: pygame.Surface) -> float:
+    rgb = pygame.surfarray.pixels3d(picture.convert(24) if picture.get_bitsize() != 24
+                                    else picture)
+    return float((rgb.max(axis=2) > LIT_LEVEL).mean())
+
+
 class CheckFailed(RuntimeError):
     pass
 
@@ -178,15 +190,18 @@ class Checks:
         return self.machine
 
     def wait_for(self, expected: pygame.Surface, what: str, timeout: float,
-                 ignore: pygame.Rect | None = None) -> float:
+                 ignore: pygame.Rect | None = None, dark_before: bool = False) -> float:
         """Wait until the card's screen shows ``expected``; the machine's seconds since
         power-on then. On a timeout: the last screen and the expected one are kept in the
-        work directory, and the step fails saying how they differ."""
+        work directory, and the step fails saying how they differ. ``dark_before``: until
+        then the card's display must stay dark (no kernel text, cursor or login prompt);
+        what lit it is kept as pictures and named in the failures."""
         m = self.machine
         assert m is not None
         deadline = time.monotonic() + timeout
         expected = expected.copy()
         last = None
+        lit: list[Path] = []
         while time.monotonic() < deadline:
             if not m.running:
                 raise CheckFailed(f"the machine went off while waiting for {what}")
@@ -197,7 +212,15 @@ class Checks:
                 expected.fill((0, 0, 0), ignore)
             share, where = difference(shot, expected)
             if share <= MATCH_SHARE:
+                if lit:
+                    self.failures.append(
+                        f"before {what} the screen showed something else ({len(lit)} "
+                        f"screens, the first {m.name}: {lit[0]})")
                 return m.seconds()
+            # QEMU's own "not initialized" picture has its own size: only the card's mode.
+            if dark_before and shot.get_size() == SCREEN and lit_share(shot) > LIT_SHARE:
+                lit.append(self.work / f"lit-before-{what.replace(' ', '-')}-{len(lit)}.png")
+                pygame.image.save(shot, str(lit[-1]))
             last = (shot, share, where)
             time.sleep(1)
         name = what.replace(" ", "-")
@@ -299,7 +322,7 @@ class Checks:
         state = self.shadow_state(self.read_state(), "start-state")
         boot_text = self.card.read_boot("clans-pi.toml")
         expected = self.expected_start(state, boot_text)
-        seconds = self.wait_for(expected, "start screen", 600)
+        seconds = self.wait_for(expected, "start screen", 600, dark_before=True)
         self.figures["power_on_to_start_screen_s"] = seconds
         self.say(step, f"the start screen, as `clans-pi render --screen start --kiosk` draws "
                  f"it, {seconds:.0f} s after power-on ({m.cmdline!r})")
