@@ -6,7 +6,8 @@ as a family and a maker would meet it, each step printed with its time:
                 one line saying what is wrong (it stays a minute); the file put back after
   start screen  power on to the start screen, which is the picture `clans-pi render --screen
                 start --kiosk` draws of the same settings and state: the game draws through
-                SDL's KMS/DRM on the card as on a Pi
+                SDL's KMS/DRM on the card as on a Pi; until then the screen stays dark (no
+                kernel text, cursor or login prompt)
   touch         a 2-player game against a computer started by touch, the clan peeked, a move
                 played, the computer's answer; the screen matched at every step against the
                 same game drawn here ("the shadow", in the same state)
