@@ -687,10 +687,14 @@ cmdline_path() {
 }
 
 # The kernel's command line for a quiet boot to the game: no console blanking, no blinking
-# cursor, no Raspberry Pi logos, only critical kernel messages and systemd's errors on the
-# screen (the journal keeps everything).
-CMDLINE_TOKENS=(consoleblank=0 vt.global_cursor_default=0 logo.nologo loglevel=3
-                systemd.show_status=error)
+# cursor, no Raspberry Pi logos, no initramfs chatter ("quiet": its "Loading, please
+# wait..." and "Begin: ..." lines stayed on the screen until the game's first frame), only
+# critical kernel messages and systemd's errors on the screen (the journal keeps
+# everything). "splash" keeps "quiet": Raspberry Pi OS's first boot deletes "quiet" from
+# cmdline.txt unless "splash" is there (raspberrypi-sys-mods' firstboot); with no splash
+# program installed nothing else reads it.
+CMDLINE_TOKENS=(consoleblank=0 vt.global_cursor_default=0 logo.nologo quiet splash
+                loglevel=3 systemd.show_status=error)
 
 step_cmdline() {
     local file line new token

@@ -78,7 +78,9 @@ def open_page(chromium, url: str, size: tuple[int, int], scheme: str = "dark", s
                              device_scale_factor=scale, has_touch=True, color_scheme=scheme)
     page.goto(url)
     page.wait_for_selector("#hold:not([disabled])")
-    page.wait_for_function("document.querySelector('#picture').complete")
+    from playwright.sync_api import expect
+
+    expect(page.locator("#picture")).to_have_js_property("complete", True)
     return page
 
 
@@ -138,7 +140,7 @@ def _states(chromium, size: tuple[int, int], scheme: str, shot) -> None:
             press(page)
             shot(f"held-{name}", page)
             page.mouse.up()
-            page.wait_for_function("!document.querySelector('#secret').children.length")
+            page.locator("#secret > *").first.wait_for(state="detached")
         shot("released", page)
         second = open_page_waiting(chromium, url, size, scheme)
         shot("waiting", second)

@@ -110,7 +110,7 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
     assert not list(pi_root.rglob("__pycache__"))
     cmdline = (pi_root / "boot/firmware/cmdline.txt").read_text()
     assert cmdline == CMDLINE.rstrip("\n") + (
-        " consoleblank=0 vt.global_cursor_default=0 logo.nologo loglevel=3"
+        " consoleblank=0 vt.global_cursor_default=0 logo.nologo quiet splash loglevel=3"
         " systemd.show_status=error\n")
     # The firmware's rainbow square at power-on is off, for every Pi model ([all]).
     assert (pi_root / "boot/firmware/config.txt").read_text() == (
@@ -150,7 +150,7 @@ def test_makers_config_is_never_overwritten_and_old_cmdline_path_is_used(tmp_pat
     assert (root / "etc/clans-pi/config.toml").read_text() == '[seats]\n1 = "gpio"\n'
     assert (root / "boot/cmdline.txt").read_text() == (
         "console=tty1 consoleblank=0 root=/dev/mmcblk0p2 vt.global_cursor_default=0"
-        " logo.nologo loglevel=3 systemd.show_status=error\n")
+        " logo.nologo quiet splash loglevel=3 systemd.show_status=error\n")
     assert not (root / "boot/config.txt").exists()
 
 
@@ -285,8 +285,8 @@ def test_uninstall_names_cmdline_txt_only_where_there_is_one(tmp_path, pi_root):
     assert "cmdline.txt" not in out
     install("--root", pi_root)
     out = install("--uninstall", "--root", pi_root).stdout
-    assert (f"kept: consoleblank=0 vt.global_cursor_default=0 logo.nologo loglevel=3 "
-            f"systemd.show_status=error in "
+    assert (f"kept: consoleblank=0 vt.global_cursor_default=0 logo.nologo quiet splash "
+            f"loglevel=3 systemd.show_status=error in "
             f"{pi_root}/boot/firmware/cmdline.txt") in out
 
 

@@ -114,7 +114,7 @@ def test_hold_shows_the_clan_and_letting_go_removes_it_from_the_page(served, bro
     _hold(page)
     assert page.inner_text("#secret") == "Red"
     page.mouse.up()
-    page.wait_for_function("document.querySelector('#secret').children.length === 0")
+    page.locator("#secret > *").first.wait_for(state="detached")
     html = page.content()
     assert "clan-" not in html and "mark-" not in html and ">Red<" not in html
     assert "held" not in page.evaluate("document.body.className")
@@ -155,7 +155,7 @@ def test_every_clan_s_mark_is_drawn_over_its_colour(served, browser, clan):
 def test_the_page_shows_the_player_s_picture_or_the_name_alone(served, browser):
     _hub, _clans, urls = served
     ben = _open(browser, urls[1])
-    ben.wait_for_function("document.querySelector('#picture').complete")
+    sync_api.expect(ben.locator("#picture")).to_have_js_property("complete", True)
     assert ben.is_visible("#picture")
     assert ben.evaluate("document.querySelector('#picture').naturalWidth") == PICTURE_SIDE
     assert ben.get_attribute("#picture", "src").endswith("/picture.png")
@@ -257,7 +257,7 @@ def test_another_seat_s_page_never_shows_this_seat_s_clan(chromium):
         dana.mouse.up()
         ben.mouse.up()
         for page in (ben, dana):
-            page.wait_for_function("document.querySelector('#secret').children.length === 0")
+            page.locator("#secret > *").first.wait_for(state="detached")
         # Each saw its own clan (the watch works), never the other's.
         assert sorted(ben.evaluate("window.__seen")) == [">Red<", "clan-red"]
         assert sorted(dana.evaluate("window.__seen")) == [">Blue<", "clan-blue"]
@@ -298,7 +298,7 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(chromium):
         page.wait_for_selector(".swatch.clan-red")
         assert page.inner_text("#secret") == "Red"
         page.mouse.up()
-        page.wait_for_function("document.querySelector('#secret').children.length === 0")
+        page.locator("#secret > *").first.wait_for(state="detached")
         assert [kind for _seat, kind in hub.poll()] == ["ready"]
     finally:
         context.close()
