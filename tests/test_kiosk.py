@@ -88,11 +88,23 @@ def test_under_systemd_ready_watchdog_and_a_clean_stop_on_sigterm(tmp_path):
         sock.close()
 
 
+def _play_with_a_bad_setting(tmp_path, monkeypatch, run):
+    """`clans-pi play` with ``sound = "loud"`` in its settings and ``run`` as the app's main
+    loop; the settings file."""
+    from clans_pi import cli
+    from clans_pi.ui import app as app_module
+
+    monkeypatch.setattr(app_module.App, "run", run)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    config = tmp_path / "config.toml"
+    config.write_text('sound = "loud"\n', encoding="utf-8")
+    assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    return config
+
+
 def test_a_bad_setting_is_said_on_the_screen(tmp_path, monkeypatch, capsys):
     """The problem is on the screen (and on standard error, the journal); the game starts
     anyway with the default for that setting."""
-    from clans_pi import cli
-    from clans_pi.ui import app as app_module
 
     shown: list[str] = []
 
@@ -108,11 +120,7 @@ def test_a_bad_setting_is_said_on_the_screen(tmp_path, monkeypatch, capsys):
             self.tick(self.notice[1])
         self.quit()
 
-    monkeypatch.setattr(app_module.App, "run", run)
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    config = tmp_path / "config.toml"
-    config.write_text('sound = "loud"\n', encoding="utf-8")
-    assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    config = _play_with_a_bad_setting(tmp_path, monkeypatch, run)
     # The sentence in the players' language, the file, key and problem as logged.
     assert shown == [
         f"A setting was not used: {config}: sound: must be true or false, not 'loud'; "
@@ -157,7 +165,6 @@ def test_a_problem_found_while_starting_stays_a_minute_then_the_resumed_notice(
     """A broken setting is on the screen for a minute, not five seconds: the appliance may
     come on while nobody watches (the image's broken clans-pi.toml check meets it through a
     slow emulator too). A kept game's "goes on" notice follows it, for the usual time."""
-    from clans_pi import cli
     from clans_pi.persistence import GameStore
     from clans_pi.ui import app as app_module
     from tests.ui_helpers import random_session
@@ -179,11 +186,7 @@ def test_a_problem_found_while_starting_stays_a_minute_then_the_resumed_notice(
             self.tick(now[0])
         self.quit()
 
-    monkeypatch.setattr(app_module.App, "run", run)
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    config = tmp_path / "config.toml"
-    config.write_text('sound = "loud"\n', encoding="utf-8")
-    assert cli.main(["play", "--config", str(config), "--state-dir", str(tmp_path)]) == 0
+    _play_with_a_bad_setting(tmp_path, monkeypatch, run)
     assert [(text.split(":")[0], s) for text, s in seen] == [
         ("A setting was not used", app_module.START_NOTICE_MS // 1000),
         ("The game goes on where it was left.", app_module.NOTICE_MS // 1000)]
