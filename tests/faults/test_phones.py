@@ -131,8 +131,8 @@ def test_the_newest_old_links_are_kept_not_the_alphabetically_last() -> None:
 
 
 @fault("phone", "Five mistyped links from one phone, then the right one",
-       sees="the right link's page at once; a refusal in the players' language that tries "
-            "again by itself",
+       sees="the right link's page (after a second); for a wrong one a refusal in the "
+            "players' language that tries again by itself",
        kept="the seat's link; wrong ones are slowed, never a right one")
 def test_mistyped_links_never_lock_the_right_one_out() -> None:
     hub = _hub()
