@@ -260,9 +260,6 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
         ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         if seat in hub.live and not hub.live[seat].closed:
-            old = hub.waiting.get(seat)
-            if old is not None and not old.closed:
-                await old.close()  # the newest phone waits; an older waiting one gives up
             hub.waiting[seat] = ws  # one phone per seat: the table's screen asks first
             hub.events.put((seat, "again"))
             # Not the seat's phone yet, so no clan; the seat's name, picture and words are
