@@ -28,7 +28,10 @@ from .table import Table
 from .table.computers import BotFactory
 
 if TYPE_CHECKING:
-    from .phones.server import PhoneServer
+    from .phones.devices import Phones
+
+#: How long the end waits for a phone that is not connected to come back for its result.
+RESULT_WAIT_S = 60.0
 
 SEAT_KINDS = ("random", "phone", *LEVELS)
 PHONE = "phone"
@@ -118,13 +121,15 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     # have no bot: the table's random mover plays them.
     table.bots = bot_factory(board, chart, rng.randrange(2**31))
     phones = [k for k, kind in enumerate(kinds) if kind == PHONE]
-    server = _phones_ready(table, session, phones, listen, say) if phones else None
+    served = _phones_ready(table, session, phones, listen, say, store) if phones else None
     try:
         table.play_out(clock_ms)
+        kept = table.finish()
+        if served is not None:
+            _phones_told(session, served, say, store)
     finally:
-        if server is not None:
-            server.stop()
-    kept = table.finish()
+        if served is not None:
+            served.close()
     console.tell()
     if kept is not None and console.last:
         say(console.last)
@@ -139,36 +144,61 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
 
 
 def _phones_ready(table: Table, session: Session, phones: Sequence[int],
-                  listen: tuple[str, int], say: Callable[[str], None]) -> PhoneServer:
-    """Serve the phone seats, print each one's link, and wait until every phone has
-    confirmed its peek (its seat's own view only, R22)."""
-    from .phones.server import PhoneHub, PhoneSeat, PhoneServer
+                  listen: tuple[str, int], say: Callable[[str], None],
+                  store: GameStore) -> Phones:
+    """Serve the phone seats as the screen does (:class:`~.phones.devices.Phones`), print
+    each one's link, and wait until every phone has confirmed its peek (its seat's own view
+    only, R22). No screen asks about a second phone: it gets the seat once the first one's
+    channel is gone. The links of the games over before are remembered as over."""
+    from .phones.devices import Phones
+    from .phones.over import OverLinks
     from .phones.tokens import SeatTokens
 
-    def clan_of(seat: int) -> tuple[str, str] | None:
-        clan = table.private(seat).own_clan
-        return (clan, clan.capitalize()) if clan is not None else None
-
-    kept = SeatTokens.from_json(session.phone_links)  # the same links when resumed
-    tokens = kept if set(phones) <= set(kept.tokens) else SeatTokens.new(phones)
-    session.phone_links = tokens.to_json()
+    served = Phones(phones, listen)
+    served.hub.screen = False
+    served.hub.tokens = SeatTokens(served.hub.tokens.tokens, OverLinks(store.dir).load())
+    session.phone_links = served.keep_links(session.phone_links)  # the same links resumed
     table.save()  # kept with the game at once: a restart before the first move keeps them
-    hub = PhoneHub(tokens,
-                   {k: PhoneSeat(session.seats[k].name, session.seats[k].avatar)
-                    for k in phones}, clan_of)
-    server = PhoneServer(hub, *listen)
-    port = server.start()
+    served.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
     for k in phones:
-        say(f"phone for {session.seats[k].name}: "
-            f"http://{listen[0]}:{port}/p/{hub.tokens.tokens[k]}")
+        served.clans[k] = table.private(k).own_clan
+        say(f"phone for {session.seats[k].name}: {served.url(k)}")
     waiting = set(phones)
     while waiting:
-        for seat, kind in hub.poll():
+        for seat, kind in served.poll():
             if kind == "seen":
                 waiting.discard(seat)
                 say(f"{session.seats[seat].name} has seen their clan")
         time.sleep(0.05)
-    return server
+    return served
+
+
+def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
+                 store: GameStore) -> None:
+    """The end: each phone shows its seat's clan, place and whether it won (R20, R21), as
+    at the screen's table; a phone not connected then has RESULT_WAIT_S to come back for
+    it before the server stops. The game's links are over from now on."""
+    from .hardware.seats import seat_result
+    from .phones.devices import PhoneDevice
+    from .phones.over import OverLinks
+
+    waiting = set(served.seats)
+    for seat in served.seats:
+        result = seat_result(session, seat)
+        if result is not None:
+            PhoneDevice(seat, served).show_result(*result)
+    OverLinks(store.dir).add(served.hub.tokens.tokens.values())
+    until = time.monotonic() + RESULT_WAIT_S
+    told = False
+    while waiting and time.monotonic() < until:
+        for seat, kind in served.poll():
+            if kind == "result":
+                waiting.discard(seat)
+        if waiting and not told:
+            told = True
+            say("waiting for the phones to show the result: "
+                + ", ".join(session.seats[k].name for k in sorted(waiting)))
+        time.sleep(0.05)
 
 
 def clock_ms() -> int:

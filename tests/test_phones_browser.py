@@ -304,3 +304,48 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(chromium):
         context.close()
         if second is not None:
             second.stop()
+
+
+def test_a_forgotten_link_s_page_says_so_in_the_players_language_and_tries_again(served,
+                                                                                   browser):
+    """A link the table does not know (yet: the game not resumed; or long forgotten): the
+    page reloads into the table's own refusal, styled like the page, in the players'
+    language, which loads itself again (never a channel that counts as a wrong link)."""
+    from clans_pi import i18n
+
+    hub, _clans, urls = served
+    page = _open(browser, urls[1])
+    hub.tokens = SeatTokens.new([1, 3])  # a table that never knew this link
+    i18n.set_language("it")
+    try:
+        page.evaluate("ws.close()")
+        page.wait_for_selector("body.refused")
+        assert page.inner_text("#status").startswith("Questo link non è di una partita")
+        assert page.evaluate("document.documentElement.lang") == "it"
+        assert page.locator('meta[http-equiv="refresh"]').count() == 1
+        assert page.evaluate("getComputedStyle(document.body).fontFamily").startswith(
+            '"Clans Pi"')
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_waiting_phone_gets_the_seat_once_the_first_is_gone(served, chromium):
+    """No screen to confirm (the headless game): the second phone waits, then gets the seat
+    by itself when the first one's channel is gone, with no reload."""
+    hub, _clans, urls = served
+    hub.screen = False
+    first, second = chromium.new_context(**PHONE), chromium.new_context(**PHONE)
+    try:
+        page = first.new_page()
+        page.goto(urls[1])
+        page.wait_for_selector("#hold:not([disabled])")
+        other = second.new_page()
+        other.goto(urls[1])
+        other.wait_for_selector("body.waiting")
+        assert "close it there" in other.inner_text("#status")
+        first.close()  # the first phone is gone
+        other.wait_for_selector("#hold:not([disabled])")
+        _press(other)
+        other.wait_for_selector(".swatch.clan-red")
+    finally:
+        second.close()

@@ -264,15 +264,10 @@ class SeatDevices:
 
     def results(self, session: Session) -> None:
         """At the end (R20, R21): each seat's device shows its own result."""
-        obs = session.public()
-        if obs.revealed_clans is None or obs.scores is None:
-            return
         for seat, dev in self._all():
-            if seat >= session.num_seats:
-                continue
-            p = session.player_of(seat)
-            place = 1 + sum(score > obs.scores[p] for score in obs.scores)
-            dev.show_result(obs.revealed_clans[p], p in obs.winners, place)
+            result = seat_result(session, seat)
+            if result is not None:
+                dev.show_result(*result)
 
     # ------------------------------------------------------------ handheld pairing
 
@@ -323,3 +318,14 @@ class SeatDevices:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+def seat_result(session: Session, seat: int) -> tuple[str, bool, int] | None:
+    """Seat ``seat``'s result once the game is over (R20, R21): its clan, now revealed,
+    whether it won, and its place (1 + how many scored more); None before the end or for a
+    seat beyond the game's."""
+    obs = session.public()
+    if obs.revealed_clans is None or obs.scores is None or seat >= session.num_seats:
+        return None
+    p = session.player_of(seat)
+    place = 1 + sum(score > obs.scores[p] for score in obs.scores)
+    return obs.revealed_clans[p], p in obs.winners, place

@@ -102,7 +102,7 @@ class Phones:
         saved = SeatTokens.from_json(kept)
         if kept and set(self.seats) <= set(saved.tokens):
             self.hub.tokens = SeatTokens({k: saved.tokens[k] for k in self.seats},
-                                         self.hub.tokens.retired | saved.retired)
+                                         (*saved.retired, *self.hub.tokens.retired))
         return self.hub.tokens.to_json()
 
     def use_seats(self, seats: Iterable[int]) -> None:

@@ -8,14 +8,19 @@ phone holds.
 What the phones do comes back as ``(seat, kind)`` events on :attr:`PhoneHub.events` for the
 game's loop to poll, as the other seat devices' buttons do: "ready" (a phone connected),
 "seen" (the deal's peek confirmed), "again" (a second phone opened the same code: the
-table's screen asks before it takes over), "hint" and "hint_off" (the player to move holds
-the phone's hint button, and lets go). A hint's picture goes to that seat's phone alone.
+table's screen asks before it takes over; once the first phone's channel is gone, the
+second gets the seat by itself), "hint" and "hint_off" (the player to move holds the
+phone's hint button, and lets go), "result" (the seat's phone was sent its result). A
+hint's picture goes to that seat's phone alone.
 
-Every response carries ``Cache-Control: no-store`` and a strict Content-Security-Policy;
-the page loads nothing from elsewhere (it works with no internet). Wrong links are refused
-plainly and, repeated, slowed down; tokens never appear in logs (no access log, and
-aiohttp's own error lines, which can quote a malformed request word for word, have every
-link cut out).
+Every response, error answers included, carries ``Cache-Control: no-store``, a strict
+Content-Security-Policy, nosniff and no-referrer; the page loads nothing from elsewhere (its
+font comes with it; it works with no internet). The live channel is refused to a page on
+another origin. A right link is always served. A wrong one is refused in the players'
+language on a page that tries again by itself; repeated from one address, its requests are
+answered one at a time, slowly; an old game's link says the game is over. Tokens never
+appear in logs (no access log, and aiohttp's own error lines, which can quote a malformed
+request word for word, have every link cut out).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape
 from importlib import resources
 from typing import Any
 
@@ -47,14 +53,22 @@ HEADERS = {
     # img-src blob: the hint's picture arrives over the live channel and is shown from a
     # blob the page made of it (never a URL another page could open).
     "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; "
-                                "connect-src 'self'; img-src 'self' blob:; base-uri 'none'; "
+                                "font-src 'self'; connect-src 'self'; img-src 'self' blob:; "
+                                "base-uri 'none'; "
                                 "form-action 'none'; frame-ancestors 'none'"),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-#: Wrong links from one address: this many in WINDOW_S seconds, then it waits.
+#: Wrong links from one address: this many in WINDOW_S seconds, then its requests are
+#: answered one at a time, each after PENALTY_S (a right link too, so that guessing is slowed
+#: whatever the answer; a right link is never refused).
 WRONG_LIMIT = 5
 WINDOW_S = 60.0
+PENALTY_S = 1.0
+#: How often a refused page tries again by itself: a wrong link (the table may not have
+#: resumed its game yet) less often than WRONG_LIMIT in WINDOW_S, so its own retries never
+#: slow its address down.
+RETRY_WRONG_S = 20
 #: The most addresses the guard remembers at once (a flood from more forgets the oldest).
 GUARD_ADDRESSES = 1024
 #: The longest message a phone may send; its own are a few bytes ({"type": "hold"}). A
@@ -86,6 +100,7 @@ class PhoneHub:
         self.results: dict[int, dict[str, Any]] = {}  # each seat's, once the game is over
         self.may_hint: set[int] = set()  # the seat to move, when it may ask for a hint
         self.pictures: dict[int, bytes] = {}  # each seat's player's picture (PNG), if any
+        self.screen = True  # a table's screen confirms a second phone (headless: none)
 
     def poll(self) -> list[tuple[int, str]]:
         """The phones' events since the last poll (the game's loop calls this)."""
@@ -116,6 +131,13 @@ class _Guard:
                 return
             del self.wrong[who]
 
+    def wait_s(self, who: str) -> int:
+        """Seconds until ``who`` is no longer slowed down (0: it is not)."""
+        seen = self.wrong.get(who)
+        if not self.blocked(who) or seen is None:
+            return 0
+        return max(1, int(seen[0] + WINDOW_S - self.clock()) + 1)
+
     def blocked(self, who: str) -> bool:
         now = self.clock()
         self._forget(now)
@@ -142,32 +164,70 @@ def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath("page", name).read_bytes()
 
 
-def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> web.Application:
-    """The phones' web application for ``hub``."""
-    guard = _Guard(clock)
+async def _security_headers(_request: web.Request, response: web.StreamResponse) -> None:
+    """Every response the application prepares, its error answers (404, 405, a refused
+    WebSocket handshake) included (aiohttp's on_response_prepare)."""
+    response.headers.update(HEADERS)
 
-    @web.middleware
-    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
-        response = await handler(request)
+
+class _Headed(web.RequestHandler):  # type: ignore[type-arg]
+    """aiohttp's connection handler, whose answer to a request its parser refuses (400,
+    made before any routing, so no on_response_prepare) carries the same headers."""
+
+    __slots__ = ()
+
+    def handle_error(self, request: web.BaseRequest, status: int = 500,
+                     exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        response = super().handle_error(request, status, exc, message)
         response.headers.update(HEADERS)
         return response
 
-    def _seat(request: web.Request) -> int | web.Response:
-        """The seat whose link the request names, or the plain refusal it gets."""
+
+class _HeadedServer(web.Server):
+    """aiohttp's server (the connections' factory), whose connections are :class:`_Headed`.
+    aiohttp offers no option for the handler's class: the runner's server is made this one
+    (:meth:`PhoneServer._start`; tests/faults/test_phones.py checks a parser's 400)."""
+
+    def __call__(self) -> web.RequestHandler:  # type: ignore[type-arg]
+        handler = super().__call__()
+        handler.__class__ = _Headed
+        return handler
+
+
+def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
+             penalty_s: float = PENALTY_S) -> web.Application:
+    """The phones' web application for ``hub`` (``penalty_s``: how long each request from an
+    address with too many wrong links waits)."""
+    guard = _Guard(clock)
+    queues: dict[str, asyncio.Lock] = {}  # the slowed-down addresses: one request at a time
+
+    async def _seat(request: web.Request, *, html: bool = False) -> int | web.Response:
+        """The seat whose link the request names, or the refusal it gets (``html``: a page
+        in the players' language, for a browser's address bar). A right link is always
+        served; an old game's is "over" (not a wrong link: never counted)."""
         who = request.remote or "?"
-        if guard.blocked(who):
-            return web.Response(status=429, text="Too many wrong links: wait a minute.\n")
         token = request.match_info["token"]
+        if guard.blocked(who):
+            lock = queues.setdefault(who, asyncio.Lock())
+            try:
+                async with lock:
+                    await asyncio.sleep(penalty_s)
+            finally:
+                if not lock.locked() and queues.get(who) is lock:
+                    del queues[who]
         seat = hub.tokens.seat_of(token)
         if seat is not None:
             return seat
-        guard.missed(who)
         if hub.tokens.is_over(token):
-            return web.Response(status=410, text="This game is over.\n")
-        return web.Response(status=403, text="This link is not for a game at this table.\n")
+            return _refusal(410, "over", html=html)
+        if guard.blocked(who):
+            return _refusal(429, "busy", html=html, retry_s=guard.wait_s(who))
+        guard.missed(who)
+        return _refusal(403, "wrong", html=html, retry_s=RETRY_WRONG_S)
 
     async def page(request: web.Request) -> web.Response:
-        seat = _seat(request)
+        seat = await _seat(request, html=True)
         if isinstance(seat, web.Response):
             return seat
         return web.Response(body=_asset("phone.html"), content_type="text/html",
@@ -175,7 +235,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
 
     async def picture(request: web.Request) -> web.Response:
         """The seat's player's picture (public, yet only to the seat's link)."""
-        seat = _seat(request)
+        seat = await _seat(request)
         if isinstance(seat, web.Response):
             return seat
         png = hub.pictures.get(seat)
@@ -185,11 +245,16 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
 
     async def asset(request: web.Request) -> web.Response:
         name = request.match_info["name"]
+        if name == FONT:
+            return web.Response(body=_asset(name), content_type="font/woff")
         kinds = {"phone.js": "text/javascript", "phone.css": "text/css"}
         return web.Response(body=_asset(name), content_type=kinds[name], charset="utf-8")
 
     async def live(request: web.Request) -> web.StreamResponse:
-        seat = _seat(request)
+        if not _same_origin(request):
+            # A page on another origin that knows the link (R22): no channel, no clan.
+            return web.Response(status=403, text="Not from this table's page.\n")
+        seat = await _seat(request)
         if isinstance(seat, web.Response):
             return seat
         ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0, max_msg_size=MAX_MESSAGE)
@@ -210,22 +275,71 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic) -> w
         finally:
             if hub.live.get(seat) is ws:
                 del hub.live[seat]
+                # The seat's phone is gone (closed, or dropped by the heartbeat): a phone
+                # waiting for it gets the seat by itself, with or without a screen to ask.
+                waiting = hub.waiting.pop(seat, None)
+                if waiting is not None and not waiting.closed:
+                    await _welcome(hub, seat, waiting)
             if hub.waiting.get(seat) is ws:
                 del hub.waiting[seat]
         return ws
 
-    app = web.Application(middlewares=[headers])
+    app = web.Application()
+    app.on_response_prepare.append(_security_headers)
     app[GUARD] = guard
     app.router.add_get("/p/{token}", page)
     app.router.add_get("/p/{token}/live", live)
     app.router.add_get("/p/{token}/picture.png", picture)
-    app.router.add_get("/{name:phone\\.(?:js|css)}", asset)
+    app.router.add_get("/{name:phone\\.(?:js|css)|phone-font\\.woff}", asset)
     return app
 
 
-def page_texts() -> dict[str, str]:
+#: The page's font (a subset of Noto Sans CJK JP: every letter the page's words need in
+#: the five languages, and Latin-1 for names), so that every phone draws the same letters.
+FONT = "phone-font.woff"
+
+
+def _same_origin(request: web.Request) -> bool:
+    """Whether the request comes from the page this server served (a browser always says
+    its page's origin on a WebSocket; a program that says none is no page at all)."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    return origin.lower() in {f"{scheme}://{request.host}".lower() for scheme in
+                              ("http", "https")}
+
+
+def refusal_texts() -> dict[str, str]:
+    """What a refused link's page says, in the players' language."""
+    return {
+        "wrong": _("This link is not for a game at this table."),
+        # TRANSLATORS: the phone's page after several wrong links from the same phone.
+        "busy": _("Too many wrong links from this phone: wait a minute."),
+        "over": _("The game is over."),
+        "retry": _("This page tries again by itself."),
+    }
+
+
+def _refusal(status: int, key: str, *, html: bool, retry_s: int = 0) -> web.Response:
+    """A refused link: for a browser's address bar, a page like the phone's own in the
+    players' language that loads itself again after ``retry_s`` seconds (0: never; an old
+    game's link is over for good); else one plain line (the page's script reads the status).
+    """
+    texts = refusal_texts()
+    headers = {"Retry-After": str(retry_s)} if retry_s else {}
+    if not html:
+        return web.Response(status=status, text=texts[key] + "\n", headers=headers)
+    words = escape(texts[key]) + (f"<br>{escape(texts['retry'])}" if retry_s else "")
+    refresh = f'<meta http-equiv="refresh" content="{retry_s}">' if retry_s else ""
+    body = (_asset("refused.html").decode("utf-8").replace("{lang}", escape(language()))
+            .replace("{refresh}", refresh).replace("{words}", words))
+    return web.Response(status=status, text=body, content_type="text/html", headers=headers)
+
+
+def page_texts(screen: bool = True) -> dict[str, str]:
     """The page's words in the players' language (the page itself is the same for every
-    seat and language; these come with the hello)."""
+    seat and language; these come with the hello); ``screen``: whether the table has a
+    screen to confirm a second phone on."""
     return {
         # TRANSLATORS: the phone's page while it (re)connects to the table.
         "connecting": _("Connecting…"),
@@ -233,7 +347,10 @@ def page_texts() -> dict[str, str]:
         "seen": _("I have seen my clan"),
         "only_you": _("Only you look at this phone."),
         "over": _("The game is over."),
-        "waiting": _("This seat has a phone already: confirm on the table's screen."),
+        "waiting": (_("This seat has a phone already: confirm on the table's screen.")
+                    if screen else
+                    _("This seat is open on another phone: close it there, and this one "
+                      "takes over.")),
         "replaced": _("This seat is on another phone now."),
         "won": _("You won!"),
         # TRANSLATORS: a player's place at the end, on their phone, e.g. "Place 2 of 4".
@@ -249,10 +366,10 @@ def _public(hub: PhoneHub, seat: int) -> dict[str, Any]:
     picture, the language and the page's words in it."""
     info = hub.seats[seat]
     return {"name": info.name, "avatar": info.avatar, "picture": seat in hub.pictures,
-            "lang": language(), "texts": page_texts()}
+            "lang": language(), "texts": page_texts(hub.screen)}
 
 
-async def _send(ws: web.WebSocketResponse, message: dict[str, Any] | bytes) -> None:
+async def _send(ws: web.WebSocketResponse, message: dict[str, Any] | bytes) -> bool:
     """Send ``message`` to a phone (bytes: a picture, as a binary message). One whose
     connection is closing meanwhile (locked, out of the Wi-Fi, between its going and the
     server's noticing) is no error: the page reconnects and its hello brings all it needs
@@ -265,6 +382,8 @@ async def _send(ws: web.WebSocketResponse, message: dict[str, Any] | bytes) -> N
     except ConnectionResetError:  # aiohttp: "Cannot write to closing transport"
         log.debug("phones: a phone went away while being sent %s",
                   "a picture" if isinstance(message, bytes) else message.get("type"))
+        return False
+    return True
 
 
 async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
@@ -273,7 +392,12 @@ async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     await _send(ws, {"type": "hello", **_public(hub, seat), "over": hub.over,
                      "hint": seat in hub.may_hint})
     if seat in hub.results:  # a phone that comes back after the end still sees its result
-        await _send(ws, {"type": "result", **hub.results[seat]})
+        await _tell_result(hub, seat, ws)
+
+
+async def _tell_result(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
+    if await _send(ws, {"type": "result", **hub.results[seat]}):
+        hub.events.put((seat, "result"))
 
 
 async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str) -> None:
@@ -304,7 +428,7 @@ async def tell_result(hub: PhoneHub, seat: int, result: dict[str, Any]) -> None:
     hub.results[seat] = result
     ws = hub.live.get(seat)
     if ws is not None and not ws.closed:
-        await _send(ws, {"type": "result", **result})
+        await _tell_result(hub, seat, ws)
 
 
 async def tell_turn(hub: PhoneHub, may_hint: set[int]) -> None:
@@ -329,14 +453,16 @@ async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None)
 
 
 async def take_over(hub: PhoneHub, seat: int) -> None:
-    """The table confirmed "Anna's phone again?": the waiting phone becomes the seat's."""
+    """The table confirmed "Anna's phone again?": the waiting phone becomes the seat's (none
+    waiting any more, as when it got the seat by itself: nothing changes)."""
     new = hub.waiting.pop(seat, None)
+    if new is None or new.closed:
+        return
     old = hub.live.pop(seat, None)
     if old is not None and not old.closed:
         await _send(old, {"type": "replaced"})
         await old.close()
-    if new is not None and not new.closed:
-        await _welcome(hub, seat, new)
+    await _welcome(hub, seat, new)
 
 
 #: Links in aiohttp's error lines ("Invalid char in url path: b'GET /p/<token>\\x01 ...'").
@@ -395,6 +521,8 @@ class PhoneServer:
         self.runner = web.AppRunner(self.app, access_log=None, logger=_NoTokens(self.hub),
                                     shutdown_timeout=2.0)
         await self.runner.setup()
+        assert self.runner.server is not None
+        self.runner.server.__class__ = _HeadedServer  # a parser's 400 has the headers too
         site = web.TCPSite(self.runner, self.host, self.port)
         await site.start()
         addresses = self.runner.addresses  # (host, port, ...) of each socket listening

@@ -3,8 +3,10 @@
 A token is 128 random bits (``secrets.token_urlsafe(16)``), compared in constant time with
 every seat's so that the time taken says nothing about how close a guess was. A new game
 makes new tokens; the old ones are remembered as over, so an old code says "this game is
-over" rather than "wrong link". Tokens are kept with the save (``to_json``/``from_json``)
-so the same QR code works again after the Pi restarts.
+over" rather than "wrong link": the newest :data:`KEEP_OVER` of them, in the order their
+games ended (:mod:`.over` keeps them in the state directory between games). Tokens are kept
+with the save (``to_json``/``from_json``) so the same QR code works again after the Pi
+restarts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,18 @@ from collections.abc import Iterable
 from typing import Any
 
 TOKEN_BYTES = 16  # 128 bits
+#: How many old links are remembered as over: 256 games of four phones, months of evenings,
+#: so a tab a family leaves open says "over" for as long as it could stay open.
+KEEP_OVER = 1024
+#: How many of them a game's save carries (it is written after every move): the last games'.
+SAVED_OVER = 64
+
+
+def newest(links: Iterable[str], keep: int = KEEP_OVER) -> tuple[str, ...]:
+    """``links`` (oldest first) without repeats, each where it last came, the newest
+    ``keep``."""
+    order = dict.fromkeys(reversed(list(links)))  # a repeat counts where it came last
+    return tuple(reversed(list(order)[:keep]))
 
 
 class SeatTokens:
@@ -22,7 +36,7 @@ class SeatTokens:
 
     def __init__(self, tokens: dict[int, str], retired: Iterable[str] = ()) -> None:
         self.tokens = dict(tokens)
-        self.retired = set(retired)
+        self.retired = newest(retired)  # oldest first
 
     @classmethod
     def new(cls, seats: Iterable[int], retired: Iterable[str] = ()) -> SeatTokens:
@@ -31,7 +45,7 @@ class SeatTokens:
 
     def renew(self, seats: Iterable[int]) -> SeatTokens:
         """The next game's tokens; this game's become "over"."""
-        return SeatTokens.new(seats, self.retired | set(self.tokens.values()))
+        return SeatTokens.new(seats, (*self.retired, *self.tokens.values()))
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token ``token`` is, or None. Every seat's token is compared, each
@@ -50,7 +64,7 @@ class SeatTokens:
 
     def to_json(self) -> dict[str, Any]:
         return {"tokens": {str(k): v for k, v in self.tokens.items()},
-                "retired": sorted(self.retired)[-64:]}
+                "retired": list(self.retired[-SAVED_OVER:])}
 
     @classmethod
     def from_json(cls, data: Any) -> SeatTokens:

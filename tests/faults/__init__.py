@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., object])
 
 @dataclass(frozen=True)
 class Fault:
-    area: str  # "save", "device", "kiosk", "install", "display"
+    area: str  # "save", "device", "phone", "kiosk", "install", "display", "settings"
     fault: str  # what happens to the appliance
     sees: str  # what the family sees
     kept: str  # what is kept

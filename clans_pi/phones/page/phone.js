@@ -173,9 +173,15 @@ function connect() {
 }
 
 function retry() {
-  // An old game's link (a new game made new ones) says so instead of trying for ever.
+  // An old game's link (a new game made new ones) says so instead of trying for ever; a
+  // link the table refuses now gets the table's own page, which says why in the players'
+  // language and tries again by itself, slowly (never a channel that counts as a wrong link).
   fetch(location.pathname, { cache: "no-store" })
-    .then((r) => { if (r.status === 410) enter("ended"); else connect(); })
+    .then((r) => {
+      if (r.status === 410) enter("ended");
+      else if (r.status === 403 || r.status === 429) location.reload();
+      else connect();
+    })
     .catch(connect);
 }
 

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""The phone page's own font, clans_pi/phones/page/phone-font.woff: a subset of Noto Sans
+CJK JP Regular (SIL Open Font License; the project's dev extra installs it as
+``noto-cjk-sans-jp-regular``) holding every letter the page's words need in the five
+languages, the clans' names, and the Latin letters of players' names, so that every phone
+and every test machine draws the page with the same letters (a character outside it, in a
+name, is drawn by the phone's own font).
+
+    python scripts/make_phone_font.py          write the font (after changing page words)
+    python scripts/make_phone_font.py --check  exit 1 if a word the page shows is missing
+
+tests/faults/test_phones.py checks the font served holds every character of the words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import string
+import sys
+from importlib import resources
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from clans_pi import i18n  # noqa: E402
+from clans_pi.palette import CLAN_LABEL  # noqa: E402
+from clans_pi.phones.server import page_texts, refusal_texts  # noqa: E402
+
+OUT = ROOT / "clans_pi" / "phones" / "page" / "phone-font.woff"
+LANGUAGES = ("en", "de", "fr", "it", "ja")
+#: Names and numbers: printable ASCII, Latin-1's letters, Œ œ, and typographic punctuation.
+LATIN = ("".join(sorted(set(string.printable) - set(string.whitespace))) + " "
+         + "".join(chr(c) for c in range(0xA0, 0x100)) + "Œœ"
+         # typographic quotes, dashes, the ellipsis, bullet, guillemets, the euro sign
+         + "".join(map(chr, (0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E, 0x2026, 0x2013,
+                             0x2014, 0x2022, 0x2039, 0x203A, 0x20AC))))
+
+
+def words() -> str:
+    """Every character the page may show: its words, the refusals' and the clans' names in
+    each language, and :data:`LATIN`."""
+    chars = set(LATIN)
+    for code in LANGUAGES:
+        i18n.set_language(code)
+        try:
+            chars |= set("".join([*page_texts(True).values(), *page_texts(False).values(),
+                                  *refusal_texts().values(),
+                                  *(i18n._(label) for label in CLAN_LABEL.values())]))
+        finally:
+            i18n.set_language("en")
+    return "".join(sorted(c for c in chars if not c.isspace() or c == " "))
+
+
+def make() -> bytes:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    source = resources.files("noto_cjk_sans_jp_regular").joinpath("NotoSansCJKjp-Regular.otf")
+    options = subset.Options()
+    options.flavor = "woff"  # zlib: no brotli needed
+    options.layout_features = ["kern", "liga", "locl", "palt", "vert"]
+    options.name_IDs = ["*"]  # the licence and the copyright stay with the font
+    options.notdef_outline = True
+    options.hinting = False
+    with source.open("rb") as f:
+        font = TTFont(f)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=words())
+    subsetter.subset(font)
+    import io
+
+    out = io.BytesIO()
+    font.flavor = "woff"
+    font.save(out)
+    return out.getvalue()
+
+
+def missing(woff: bytes) -> str:
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    cmap = TTFont(io.BytesIO(woff)).getBestCmap()
+    return "".join(c for c in words() if ord(c) not in cmap and c != " ")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    if args.check:
+        gaps = missing(OUT.read_bytes())
+        if gaps:
+            print(f"{OUT.name} lacks {gaps!r}: run scripts/make_phone_font.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_bytes(make())
+    print(f"{OUT.relative_to(ROOT)}: {OUT.stat().st_size:,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

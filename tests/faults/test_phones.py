@@ -1,0 +1,293 @@
+"""Phone seats' faults (issue 31): the end of a headless game, an old game's tab left open,
+mistyped links, a phone that comes back after its predecessor is gone, a page on another
+origin, error answers, and the machine's fonts.
+
+The server runs through aiohttp's test client (its guard's clock moved by hand) or on its
+thread on loopback; browser checks are tests/test_phones_browser.py's."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession, WSServerHandshakeError
+from aiohttp.test_utils import TestClient, TestServer
+
+from clans_pi import i18n
+from clans_pi.phones.server import HEADERS, PhoneHub, PhoneSeat, PhoneServer, make_app
+from clans_pi.phones.tokens import SeatTokens
+from tests.faults import fault
+
+CLANS = {0: ("red", "Red"), 2: ("blue", "Blue")}
+
+
+def _hub(tokens: SeatTokens | None = None) -> PhoneHub:
+    return PhoneHub(tokens or SeatTokens.new([0, 2]),
+                    {0: PhoneSeat("Anna", "fox"), 2: PhoneSeat("Cleo", "bear")}, CLANS.get)
+
+
+def _run(go: Any, hub: PhoneHub, clock: Any = None, **kwargs: Any) -> Any:
+    async def main() -> Any:
+        app = make_app(hub, clock=clock, **kwargs) if clock else make_app(hub, **kwargs)
+        async with TestClient(TestServer(app)) as client:
+            return await go(client)
+    return asyncio.run(main())
+
+
+# --------------------------------------------------------------------------- the end
+
+
+@fault("phone", "The end of a headless game (no screen) with a phone seat",
+       sees="the phone shows its seat's clan, place and \"You won!\" when it won",
+       kept="the record; each phone's result, told before the server stops")
+def test_the_end_of_a_headless_game_shows_each_phone_its_result(tmp_path: Path) -> None:
+    from clans_pi.headless import run_headless
+    from tests.ui_helpers import BOARD, CHART
+
+    lines: list[str] = []
+    done: list[Any] = []
+    thread = threading.Thread(target=lambda: done.append(run_headless(
+        tmp_path, ["phone", "random"], BOARD, CHART, random.Random(5), lines.append,
+        listen=("127.0.0.1", 0))), daemon=True)
+    thread.start()
+
+    async def phone() -> dict[str, Any]:
+        for _ in range(400):
+            links = [m.group(1) for line in lines
+                     if (m := re.match(r"phone for Phone 1: (http://\S+)$", line))]
+            if links:
+                break
+            await asyncio.sleep(0.05)
+        async with ClientSession() as http:
+            ws = await http.ws_connect(links[0] + "/live")
+            assert (await ws.receive_json(timeout=10))["type"] == "hello"
+            await ws.send_json({"type": "seen"})
+            while True:  # until the game is over (a random game: a second or two)
+                msg = await ws.receive_json(timeout=60)
+                if msg["type"] == "result":
+                    await ws.close()
+                    return msg
+
+    result = asyncio.run(phone())
+    thread.join(60)
+    assert done, "the game did not end"
+    session = done[0]
+    obs = session.public()
+    p = session.player_of(0)
+    assert result["clan"] == obs.revealed_clans[p] and result["players"] == 2
+    assert result["won"] == (p in obs.winners)
+    assert result["place"] == 1 + sum(s > obs.scores[p] for s in obs.scores)
+
+
+# --------------------------------------------------------------------------- old links
+
+
+@fault("phone", "An old game's tab left open on a phone while a new game starts",
+       sees="the old tab: \"The game is over\" for good; the new link works at once",
+       kept="the new game; the old links, remembered as over (the newest 1,024)")
+def test_an_old_game_s_tab_says_over_and_locks_nobody_out(tmp_path: Path) -> None:
+    from clans_pi.phones.over import OverLinks
+
+    first = SeatTokens.new([0, 2])
+    over = OverLinks(tmp_path)
+    over.add(first.tokens.values())  # the first game ended
+    # Many games later, in a new process, the state directory still knows them.
+    for _ in range(300):
+        over.add(SeatTokens.new([0, 1, 2]).tokens.values())
+    last = SeatTokens.new([0, 2])
+    over.add(last.tokens.values())
+    kept = OverLinks(tmp_path).load()
+    assert set(last.tokens.values()) <= set(kept) and len(kept) <= OverLinks.KEEP
+    assert set(first.tokens.values()) <= set(kept)  # 900 links later: still over
+    hub = _hub(SeatTokens.new([0, 2], kept))
+    now = [0.0]
+
+    async def go(client: TestClient) -> None:
+        for _ in range(30):  # the old tab's retries
+            r = await client.get(f"/p/{last.tokens[0]}")
+            assert r.status == 410
+            assert (await client.get(f"/p/{first.tokens[2]}/live")).status == 410
+        assert (await client.get(f"/p/{hub.tokens.tokens[0]}")).status == 200
+    _run(go, hub, clock=lambda: now[0], penalty_s=0)
+
+
+def test_the_newest_old_links_are_kept_not_the_alphabetically_last() -> None:
+    """Kept with the save, the old links are the newest ones, not those that sort last."""
+    tokens = SeatTokens.new([0, 1, 2, 3])
+    ended: list[str] = []
+    for _ in range(60):
+        ended += tokens.tokens.values()
+        tokens = tokens.renew([0, 1, 2, 3])
+    again = SeatTokens.from_json(tokens.to_json())
+    assert all(again.is_over(t) for t in ended[-8:])  # the two games that just ended
+
+
+# --------------------------------------------------------------------------- mistyped
+
+
+@fault("phone", "Five mistyped links from one phone, then the right one",
+       sees="the right link's page (after a second); for a wrong one a refusal in the "
+            "players' language that tries again by itself",
+       kept="the seat's link; wrong ones are slowed, never a right one")
+def test_mistyped_links_never_lock_the_right_one_out() -> None:
+    hub = _hub()
+    now = [0.0]
+
+    async def go(client: TestClient) -> None:
+        codes = [(await client.get(f"/p/wrong{k:020d}")).status for k in range(8)]
+        assert codes[:5] == [403] * 5 and set(codes[5:]) == {429}
+        right = await client.get(f"/p/{hub.tokens.tokens[0]}")
+        assert right.status == 200
+        ws = await client.ws_connect(f"/p/{hub.tokens.tokens[0]}/live")
+        assert (await ws.receive_json())["type"] == "hello"
+        await ws.close()
+        i18n.set_language("de")
+        try:
+            refused = await client.get(f"/p/wrong{9:020d}")
+            page = await refused.text()
+        finally:
+            i18n.set_language("en")
+        assert refused.status == 429 and refused.headers["Content-Type"].startswith("text/html")
+        assert '<html lang="de">' in page and 'href="/phone.css"' in page
+        assert 'http-equiv="refresh"' in page  # it tries again by itself
+        assert "Too many" not in page and "Minute" in page
+    _run(go, hub, clock=lambda: now[0], penalty_s=0)
+
+
+# --------------------------------------------------------------------------- again
+
+
+@fault("phone", "A phone opens a seat's link while the seat's old phone is gone (headless: no "
+                "screen to confirm)",
+       sees="the new phone waits, then gets the seat by itself once the old one is dropped",
+       kept="the seat's clan, on the new phone only")
+def test_a_phone_whose_predecessor_is_gone_gets_the_seat() -> None:
+    hub = _hub()
+
+    async def go(client: TestClient) -> None:
+        url = f"/p/{hub.tokens.tokens[0]}/live"
+        old = await client.ws_connect(url)
+        await old.receive_json()
+        new = await client.ws_connect(url)
+        assert (await new.receive_json())["type"] == "waiting"
+        await old.close()  # the server notices it is gone (as its heartbeat does)
+        hello = await new.receive_json(timeout=5)
+        assert hello["type"] == "hello"
+        await new.send_json({"type": "hold"})
+        assert (await new.receive_json(timeout=5))["clan"] == "red"
+        await new.close()
+    _run(go, hub)
+
+
+# --------------------------------------------------------------------------- origin
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://127.0.0.1.evil:1"])
+def test_a_page_on_another_origin_gets_no_channel(origin: str) -> None:
+    hub = _hub()
+
+    async def go(client: TestClient) -> None:
+        url = f"/p/{hub.tokens.tokens[0]}/live"
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect(url, headers={"Origin": origin})
+        assert refused.value.status == 403
+        own = f"http://{client.server.host}:{client.server.port}"
+        ws = await client.ws_connect(url, headers={"Origin": own})
+        assert (await ws.receive_json())["type"] == "hello"
+        await ws.close()
+    _run(go, hub)
+
+
+@fault("phone", "A page on another origin opens a seat's live channel (it knows the link)",
+       sees="nothing: the channel is refused",
+       kept="the seat's clan, on its own phone only")
+def test_a_cross_origin_channel_is_refused() -> None:
+    test_a_page_on_another_origin_gets_no_channel("http://evil.example")
+
+
+# --------------------------------------------------------------------------- headers
+
+
+@fault("phone", "Error answers (400, 404, 405, a malformed request)",
+       sees="a plain refusal",
+       kept="the security headers (CSP, no-store, nosniff, no-referrer) on every answer")
+def test_every_answer_carries_the_security_headers() -> None:
+    hub = _hub()
+    token = hub.tokens.tokens[0]
+
+    async def go(client: TestClient) -> list[int]:
+        answers = [await client.get("/nothing/here"),  # 404
+                   await client.post(f"/p/{token}"),  # 405
+                   await client.get(f"/p/{token}/live"),  # 400: not a WebSocket upgrade
+                   await client.get("/p/wrong-link-000000000000"),  # 403
+                   await client.get(f"/p/{token}/picture.png")]  # 404: no picture
+        for r in answers:
+            for name, value in HEADERS.items():
+                assert r.headers.get(name) == value, (r.status, name)
+        return [r.status for r in answers]
+    assert _run(go, hub) == [404, 405, 400, 403, 404]
+
+    async def malformed(port: int) -> str:
+        """A request the parser refuses (a control character in the path)."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /p/\x01 HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        head = (await reader.read(65536)).decode("latin-1")
+        writer.close()
+        return head
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    port = server.start()
+    try:
+        head = asyncio.run(malformed(port))
+    finally:
+        server.stop()
+    assert head.startswith("HTTP/1.0 400") or head.startswith("HTTP/1.1 400")
+    for name, value in HEADERS.items():
+        assert f"{name}: {value}" in head, name
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@fault("phone", "A phone (or a test machine) with other fonts than the maker's",
+       sees="the page in the project's own font, served with it: the same letters on "
+            "every phone",
+       kept="every word of the page in the five languages, drawn by that font")
+def test_the_page_brings_its_own_font() -> None:
+    from fontTools.ttLib import TTFont
+
+    from clans_pi.palette import CLAN_LABEL
+    from clans_pi.phones.server import page_texts, refusal_texts
+
+    hub = _hub()
+
+    async def go(client: TestClient) -> tuple[str, bytes, dict[str, str]]:
+        css = await (await client.get("/phone.css")).text()
+        font = await client.get("/phone-font.woff")
+        assert font.status == 200 and font.headers["Content-Type"] == "font/woff"
+        return css, await font.read(), dict(font.headers)
+    css, woff, headers = _run(go, hub)
+    for name, value in HEADERS.items():
+        assert headers[name] == value
+    assert "font-src 'self'" in HEADERS["Content-Security-Policy"]
+    assert re.search(r'@font-face\s*{[^}]*src:\s*url\("/phone-font\.woff"\)', css)
+    # Every font the page names is the served one: nothing is left to the machine's fonts.
+    families = set(re.findall(r"font(?:-family)?:[^;}]*", css))
+    assert families and all('"Clans Pi"' in f or "inherit" in f for f in families), families
+    import io
+
+    cmap = TTFont(io.BytesIO(woff)).getBestCmap()
+    for code in ("en", "de", "fr", "it", "ja"):
+        i18n.set_language(code)
+        try:
+            words = "".join([*page_texts().values(), *refusal_texts().values(),
+                             *(i18n._(label) for label in CLAN_LABEL.values())])
+        finally:
+            i18n.set_language("en")
+        missing = {c for c in words if not c.isspace() and ord(c) not in cmap}
+        assert not missing, (code, sorted(missing))
