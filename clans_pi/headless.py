@@ -152,11 +152,10 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
     channel is gone. The links of the games over before are remembered as over."""
     from .phones.devices import Phones
     from .phones.over import OverLinks
-    from .phones.tokens import SeatTokens
 
     served = Phones(phones, listen)
     served.hub.screen = False
-    served.hub.tokens = SeatTokens(served.hub.tokens.tokens, OverLinks(store.dir).load())
+    served.remember_over(OverLinks(store.dir).load())
     session.phone_links = served.keep_links(session.phone_links)  # the same links resumed
     table.save()  # kept with the game at once: a restart before the first move keeps them
     served.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
@@ -187,7 +186,7 @@ def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
         result = seat_result(session, seat)
         if result is not None:
             PhoneDevice(seat, served).show_result(*result)
-    OverLinks(store.dir).add(served.hub.tokens.tokens.values())
+    OverLinks(store.dir).add(served.links())
     until = time.monotonic() + RESULT_WAIT_S
     told = False
     while waiting and time.monotonic() < until:

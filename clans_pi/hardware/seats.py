@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config
@@ -56,7 +57,8 @@ class SeatDevices:
     def __init__(self, gpio: dict[int, Any] | None = None, handhelds: dict[int, Any] | None = None,
                  manager: Any = None, pairing: Any = None,
                  problems: list[str] | None = None,
-                 listen: tuple[str, int] | None = None, fifth_clan: str = "black") -> None:
+                 listen: tuple[str, int] | None = None, fifth_clan: str = "black",
+                 state_dir: Path | None = None) -> None:
         self.gpio: dict[int, Any] = dict(gpio or {})
         self.handhelds: dict[int, Any] = dict(handhelds or {})
         # The phone seats and their server (clans_pi.phones.devices.Phones, or None while
@@ -65,6 +67,9 @@ class SeatDevices:
         self.phone_seats: dict[int, Any] = {}
         # Where phones connect when a seat is made a phone (None: phones are not offered).
         self.listen = listen
+        # Where the links of games over are kept between games and restarts (None: only
+        # this run's), so an old game's tab says "over" (clans_pi.phones.over).
+        self.state_dir = state_dir
         self.fifth_clan = fifth_clan
         self.manager = manager
         self.pairing = pairing
@@ -110,7 +115,7 @@ class SeatDevices:
                 problems.append(f"handhelds are not available ({exc}); those seats use the "
                                 "on-screen peek")
         devices = cls(gpio, handhelds, manager, pairing, listen=config.listen,
-                      fifth_clan=config.fifth_clan)
+                      fifth_clan=config.fifth_clan, state_dir=config.state_dir)
         for text in problems:
             devices._unavailable(text)
         devices.use_phones(s - 1 for s, kind in config.seats.items() if kind == "phone")
@@ -170,6 +175,11 @@ class SeatDevices:
         out, self._notices = self._notices, []
         return out
 
+    def _over(self):  # -> clans_pi.phones.over.OverLinks
+        from ..phones.over import OverLinks
+
+        return OverLinks(self.state_dir)
+
     # ------------------------------------------------------------ the game
 
     def kind(self, seat: int) -> str:
@@ -220,9 +230,15 @@ class SeatDevices:
                 self._unavailable(f"phones cannot be served on {host}:{port} ({exc}); those "
                                   "seats use the on-screen peek")
                 return
+            self.phones.remember_over(self._over().load())
         else:
             self.phones.use_seats(wanted)
         self.phone_seats = {seat: PhoneDevice(seat, self.phones) for seat in wanted}
+
+    def _over(self):  # -> clans_pi.phones.over.OverLinks
+        from ..phones.over import OverLinks
+
+        return OverLinks(self.state_dir)
 
     # ------------------------------------------------------------ the game
 
@@ -260,10 +276,14 @@ class SeatDevices:
         for _seat, dev in self._all():
             dev.set_clan(None)
         if self.phones is not None:
+            self._over().add(self.phones.links())
             self.phones.new_game()  # the old links now say the game is over
 
     def results(self, session: Session) -> None:
-        """At the end (R20, R21): each seat's device shows its own result."""
+        """At the end (R20, R21): each seat's device shows its own result. The game's phone
+        links are kept as over from now on (a restart before the next game included)."""
+        if self.phones is not None:
+            self._over().add(self.phones.links())
         for seat, dev in self._all():
             result = seat_result(session, seat)
             if result is not None:

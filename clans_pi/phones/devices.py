@@ -121,6 +121,15 @@ class Phones:
             if seat not in self.seats:
                 del self.clans[seat]
 
+    def links(self) -> tuple[str, ...]:
+        """This game's links (one a seat)."""
+        return tuple(self.hub.tokens.tokens.values())
+
+    def remember_over(self, links: Iterable[str]) -> None:
+        """``links`` are of games over (kept from before): they say so, never "wrong"."""
+        self.hub.tokens = SeatTokens(self.hub.tokens.tokens,
+                                     (*links, *self.hub.tokens.retired))
+
     def new_game(self) -> None:
         """New links for a new game; the old ones now say the game is over."""
         self.hub.tokens = self.hub.tokens.renew(self.seats)

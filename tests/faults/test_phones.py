@@ -116,6 +116,45 @@ def test_an_old_game_s_tab_says_over_and_locks_nobody_out(tmp_path: Path) -> Non
     _run(go, hub, clock=lambda: now[0], penalty_s=0)
 
 
+@fault("phone", "The table restarted after a game with phones, then a new game",
+       sees="the old game's tab: \"The game is over\" (not \"wrong link\"), for good",
+       kept="the new game's links; the old ones, remembered as over in the state directory")
+def test_a_finished_game_s_phone_links_say_over_after_a_restart(tmp_path: Path) -> None:
+    """The touchscreen's seat devices keep a game's links as over at its end, in the state
+    directory, and a restarted table's phones (another process) say so for them."""
+    from urllib.parse import urlsplit
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from tests.ui_helpers import finished_session
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    config.state_dir = tmp_path
+    session = finished_session(2)
+    first = SeatDevices.open(config)
+    try:
+        first.deal(session)
+        old = urlsplit(first.phone_url(0)).path
+        first.results(session)  # the reveal; then the power goes
+    finally:
+        first.close()
+    again = SeatDevices.open(config)
+    try:
+        again.use_phones([0])
+        new = urlsplit(again.phone_url(0)).path
+        assert new != old
+
+        async def go(client: TestClient) -> None:
+            for _ in range(10):  # the old tab's retries: never a lock-out
+                assert (await client.get(old)).status == 410
+            assert (await client.get(new)).status == 200
+        _run(go, again.phones.hub)
+    finally:
+        again.close()
+
+
 def test_the_newest_old_links_are_kept_not_the_alphabetically_last() -> None:
     """Kept with the save, the old links are the newest ones, not those that sort last."""
     tokens = SeatTokens.new([0, 1, 2, 3])
