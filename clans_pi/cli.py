@@ -15,12 +15,14 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import __version__, i18n
 from .bots.random_mover import RandomMover
-from .config import load_config
+from .config import Config, load_config
 from .files import load_board, load_chart, read_json, user_state_dir
+from .language_choice import chosen_language
 from .logs import setup_logging
 from .options import DEFAULT_SIZE, MAX_SIDE, MIN_SIZE, RENDER_SCREENS, ROTATIONS, size_problem
+from .palette import clan_name
 from .rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -324,6 +326,19 @@ def _play(args: argparse.Namespace) -> int:
     return _play_headless(args)
 
 
+def _headless_language(args: argparse.Namespace, state_dir: Path | None) -> Config:
+    """The settings, and the language the table's screen would use (the start screen's
+    choice remembered in ``state_dir``, or in the settings' state directory, else the
+    settings' language): the headless game names the clans in it. Problems go to stderr,
+    one line each; English is kept then."""
+    config, problems = load_config(args.config)
+    where = state_dir if state_dir is not None else config.state_dir
+    problem = i18n.set_language(chosen_language(config.language, where))
+    for line in [*problems, *([problem] if problem else [])]:
+        print(line, file=sys.stderr)
+    return config
+
+
 def _play_headless(args: argparse.Namespace) -> int:
     if args.seats or args.state_dir:
         from .headless import parse_seats, run_headless
@@ -332,14 +347,22 @@ def _play_headless(args: argparse.Namespace) -> int:
         board, chart = load_board(args.board), load_chart(args.chart)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         say = (lambda _text: None) if args.quiet else (lambda text: print(text, flush=True))
-        run_headless(args.state_dir or user_state_dir(), kinds, board, chart,
-                     random.Random(seed), say, listen=_listen(args.listen))
+        state_dir = Path(args.state_dir or user_state_dir())
+        config = _headless_language(args, state_dir)
+        run_headless(state_dir, kinds, board, chart, random.Random(seed), say,
+                     listen=_listen(args.listen), fifth_clan=config.fifth_clan)
         return 0
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
     board, chart = load_board(args.board), load_chart(args.chart)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
+    config = _headless_language(args, None)
+    fifth = config.fifth_clan
+
+    def names(clans: Sequence[str]) -> str:
+        return ", ".join(clan_name(c, fifth) for c in clans)
+
     state = deal(board, DEFAULT_NAMES[: args.players], rng, chart)
     mover = RandomMover(rng=rng)
     say = (lambda _text: None) if args.quiet else print
@@ -359,9 +382,9 @@ def _play_headless(args: argparse.Namespace) -> int:
                     f"(chip {event.chip}, epoch {event.epoch})"
                 )
             elif isinstance(event, Strife):
-                say(f"    strife: {', '.join(event.removed)} lose their hut")
+                say(f"    strife: {names(event.removed)} lose their hut")
             elif isinstance(event, VillageScored):
-                scored = ", ".join(event.clans) or "nobody"
+                scored = names(event.clans) or "nobody"
                 say(f"    worth {event.value} ({event.effect}) to {scored}")
             elif isinstance(event, VillageUnscored):
                 say(f"    {event.territory} is cut off too late: no chip left (R18)")
@@ -370,7 +393,8 @@ def _play_headless(args: argparse.Namespace) -> int:
     for i, name in enumerate(state.players):
         mark = "  winner" if i in state.winners() else ""
         print(
-            f"{name:>4}: {state.clan_of(i):<6} {state.clan_points[state.clan_of(i)]:>3} points "
+            f"{name:>4}: {clan_name(state.clan_of(i), fifth):<6} "
+            f"{state.clan_points[state.clan_of(i)]:>3} points "
             f"+ {state.chips[i]} chips = {state.scores()[i]}{mark}"
         )
     if args.record:

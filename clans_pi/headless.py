@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .bots import LEVELS, Bot, make_bot
+from .palette import clan_name
 from .persistence import GameStore
 from .rules.board import Board
 from .rules.epochs import EpochChart
@@ -49,16 +50,19 @@ def parse_seats(text: str) -> list[str]:
 
 def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, chart: EpochChart,
                  rng: random.Random, say: Callable[[str], None], *,
-                 listen: tuple[str, int] = ("127.0.0.1", 8080)) -> Session:
+                 listen: tuple[str, int] = ("127.0.0.1", 8080),
+                 fifth_clan: str = "black") -> Session:
     """Resume the unfinished game in ``state_dir`` or deal a new one; play it to the end,
-    saving after every move; keep the finished game as a record there.
+    saving after every move; keep the finished game as a record there. The clans are named
+    at the end as the screen names them: in the language in use (:mod:`clans_pi.i18n`), the
+    fifth as ``fifth_clan`` shows it.
 
     The state directory is locked first (a second game on it raises StateDirBusy). A card
     that refuses the saves (read-only, full) is said in one line, the game plays on, and
     saving is tried again after every move; ``saved move`` is printed only for a move whose
     save was written."""
     with StateLock.take(state_dir):
-        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen)
+        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan)
 
 
 class _Console:
@@ -101,7 +105,7 @@ def bot_factory(board: Board, chart: EpochChart, seed: int) -> BotFactory:
 
 def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
          rng: random.Random, say: Callable[[str], None],
-         listen: tuple[str, int] = ("127.0.0.1", 8080)) -> Session:
+         listen: tuple[str, int] = ("127.0.0.1", 8080), fifth_clan: str = "black") -> Session:
     table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False,
                   stage=lambda: console, unattended=True)
     console = _Console(table, say)
@@ -121,7 +125,8 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     # have no bot: the table's random mover plays them.
     table.bots = bot_factory(board, chart, rng.randrange(2**31))
     phones = [k for k, kind in enumerate(kinds) if kind == PHONE]
-    served = _phones_ready(table, session, phones, listen, say, store) if phones else None
+    served = (_phones_ready(table, session, phones, listen, say, store, fifth_clan)
+              if phones else None)
     try:
         table.play_out(clock_ms)
         kept = table.finish()
@@ -136,7 +141,7 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     obs = session.public()
     assert obs.revealed_clans is not None and obs.scores is not None
     for p, name in enumerate(obs.players):
-        say(f"{name}: {obs.revealed_clans[p]} {obs.scores[p]}"
+        say(f"{name}: {clan_name(obs.revealed_clans[p], fifth_clan)} {obs.scores[p]}"
             f"{' winner' if p in obs.winners else ''}")
     if kept is not None:
         say(f"record: {kept}")
@@ -145,7 +150,7 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
 
 def _phones_ready(table: Table, session: Session, phones: Sequence[int],
                   listen: tuple[str, int], say: Callable[[str], None],
-                  store: GameStore) -> Phones:
+                  store: GameStore, fifth_clan: str = "black") -> Phones:
     """Serve the phone seats as the screen does (:class:`~.phones.devices.Phones`), print
     each one's link, and wait until every phone has confirmed its peek (its seat's own view
     only, R22). No screen asks about a second phone: it gets the seat once the first one's
@@ -153,7 +158,7 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
     from .phones.devices import Phones
     from .phones.over import OverLinks
 
-    served = Phones(phones, listen)
+    served = Phones(phones, listen, fifth=fifth_clan)
     served.hub.screen = False
     served.remember_over(OverLinks(store.dir).load())
     session.phone_links = served.keep_links(session.phone_links)  # the same links resumed

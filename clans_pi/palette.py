@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .i18n import N_
+from .i18n import N_, _
+from .options import shown_clan
 
 Color = tuple[int, int, int]
 
@@ -53,6 +54,14 @@ CLAN_LABEL: Final[dict[str, str]] = {
     "black": N_("Black"),
     "white": N_("White"),
 }
+
+
+
+def clan_name(clan: str, fifth_clan: str = "black") -> str:
+    """The name of ``clan`` (an engine id) in the language in use, as every device names
+    it: the fifth clan as ``fifth_clan`` shows it (black or white, R3)."""
+    return _(CLAN_LABEL[shown_clan(clan, fifth_clan)])
+
 
 #: The pattern drawn over each clan's colour (engine ids), so a clan can be told from the
 #: others without seeing colour (colour-blind players, a dim room). The same family as the

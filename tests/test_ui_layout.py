@@ -6,12 +6,14 @@ from __future__ import annotations
 import functools
 import itertools
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
 import pytest
 
 from clans_pi.phones.wifi import Hotspot
+from clans_pi.ui.app import App
 from clans_pi.ui.clan_look import DEFAULT_LOOK, ClanLook
 from clans_pi.ui.layout import play_layout, scale_for
 from clans_pi.ui.screens.names import NameScreen
@@ -30,9 +32,18 @@ from tests.ui_helpers import (
 )
 
 
-def _start(app):
+def _start(app, players: int = 4):
     app.start_menu()
-    act(app.screen, "players4")
+    act(app.screen, f"players{players}")
+
+
+def _start_with_computers(app, players: int = 4):
+    """Each card with its person / computer button, seat 2 a computer."""
+    from tests.bot_fakes import Bots
+
+    app.table.bots = Bots()
+    _start(app, players)
+    act(app.screen, "kind1")
 
 
 def _names(app):
@@ -181,22 +192,22 @@ def _notice(app):
     app.notify("Seat 2's handheld is gone: peek with the eye on the screen")
 
 
-def _kiosk_start(app):
+def _kiosk_start(app, players: int = 4):
     app.kiosk = True
-    _start(app)
+    _start(app, players)
 
 
 #: The phones' Wi-Fi as the installer's --hotspot makes it (a generated password).
 HOTSPOT = Hotspot("Clans Pi", "k7qm-x3vt-9bfp-w2hc")
 
 
-def _wifi_start(app):
+def _wifi_start(app, players: int = 4):
     """The kiosk's start screen with the phones' Wi-Fi and the first-game guide."""
     from clans_pi.table.guide import Guide, GuideMemory
 
     app.kiosk, app.wifi = True, HOTSPOT
     app.table.guide = Guide(GuideMemory(None))
-    _start(app)
+    _start(app, players)
 
 
 def _wifi(app):
@@ -228,9 +239,9 @@ def _history(app):
     return app.history
 
 
-def _start_with_history(app):
+def _start_with_history(app, players: int = 4):
     _history(app)
-    _wifi_start(app)
+    _wifi_start(app, players)
 
 
 def _past_games(app):
@@ -352,11 +363,12 @@ MIN_TEXT = 12
 MIN_TEXT_SMALL = 8
 
 
-def _check_fits(screen: str, size: tuple[int, int], look: ClanLook) -> None:
+def _check_fits(screen: str, size: tuple[int, int], look: ClanLook,
+                setup: Callable[[App], object] | None = None) -> None:
     app, _ = offscreen_app(size)
     app.look = look
     app.table.seats = []
-    SCREENS[screen](app)
+    (setup or SCREENS[screen])(app)
     app.redraw()
     window = app.surface.get_rect()
     records = app.canvas.records
@@ -446,3 +458,18 @@ def test_every_screen_lays_out_at_the_smallest_accepted_sizes(screen, size):
     assert size_problem(size) is None
     assert size[0] >= MIN_SIZE[0] and size[1] >= MIN_SIZE[1]
     _check_fits(screen, size, DEFAULT_LOOK)
+
+
+#: The start screen's kinds, each drawn with 2, 3 and 4 players (issue 31: three players'
+#: seat texts overflowed at 480x320 when only four were checked).
+START_SCREENS = {"start": _start, "kiosk_start": _kiosk_start, "wifi_start": _wifi_start,
+                 "start_with_history": _start_with_history,
+                 "start_with_computers": _start_with_computers}
+
+
+@pytest.mark.parametrize("size", SIZES + SMALLEST, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", (2, 3, 4), ids=lambda n: f"{n}players")
+@pytest.mark.parametrize("screen", list(START_SCREENS))
+def test_the_start_screen_fits_every_player_count(screen, players, size):
+    _check_fits(screen, size, DEFAULT_LOOK,
+                functools.partial(START_SCREENS[screen], players=players))

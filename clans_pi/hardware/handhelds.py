@@ -14,7 +14,7 @@ CDC serial port (USB id 2e8a:0005). It speaks :mod:`clans_pi.hardware.protocol`.
   ("other_uid") and ignored.
 - :class:`HandheldManager` owns all connections, rescans for hotplug and turns everything
   into events: ("ready", uid, firmware), ("button", uid, pressed, path), ("lost", uid),
-  ("foreign", path), and for a second port claiming a uid that is still live on another
+  ("foreign", path), and for a second port claiming a uid whose port is still there
   ("duplicate", uid, path) once and then ("stray", uid, pressed, path) for its button. It
   knows nothing of seats or clans' owners.
 - :class:`PairingStore` remembers which handheld (uid) belongs to which seat.
@@ -25,11 +25,12 @@ event and every seat (:class:`clans_pi.hardware.seats.SeatDevices` does both).
 
 Secrecy (R22): a clan goes only to the handheld paired with that clan's seat, and only while
 it is ready. Every newly ready handheld is sent CLEAR first; one paired with no seat never
-gets more. A uid is held by one connection at a time (its owner): a second port saying the
-same uid while the owner is live (heard within LIVE_MS) is a stray and gets nothing but
-WELCOME and CLEAR until it is paired again on screen (:meth:`HandheldManager.bind`); if the
-owner is gone or silent that long, the new port takes the uid at once (the same handheld
-replugged). Nothing here logs a clan, not even its number.
+gets more. A uid is held by one connection, one port, at a time (its owner): a second port
+saying the same uid while the owner's port is still there (open and listed, however long it
+has been quiet: a busy USB hub) is a stray and gets nothing but WELCOME and CLEAR until it
+is paired again on screen (:meth:`HandheldManager.bind`); the app shows a notice. Only once
+the owner's port is gone (left the port list, or failed: pulled out) does a new port take the
+uid at once (the same handheld replugged). Nothing here logs a clan, not even its number.
 """
 
 from __future__ import annotations
@@ -64,9 +65,6 @@ FOREIGN_MS = 3000
 #: One that sends valid frames (a handheld still talking to a previous host) but no HELLO
 #: this long is not one either. A handheld says HELLO after TIMEOUT_MS without the host.
 HELLO_WAIT_MS = 2 * protocol.TIMEOUT_MS
-#: A ready handheld heard from within this long is live: its uid said on another port is a
-#: second device, not the same one replugged (a handheld sends a HEARTBEAT every second).
-LIVE_MS = 2 * protocol.HEARTBEAT_MS
 
 PORT_ERRORS = (serial.SerialException, OSError)
 
@@ -259,12 +257,6 @@ class HandheldConnection:
         if self.state != "foreign":
             self._lose("port error")
 
-    @property
-    def live(self) -> bool:
-        """Ready, its port open, and heard from within LIVE_MS."""
-        return (self.state == "ready" and self.port is not None
-                and self.link.silence_ms < LIVE_MS)
-
     def _lose(self, why: str) -> None:
         was_ready = self.state == "ready"
         self.state, self.why = "lost", why
@@ -298,12 +290,6 @@ class HandheldConnection:
             self._port_error(exc)
             return False
         return True
-
-    def give_up(self, why: str) -> None:
-        """Stop talking to the handheld (as when it goes silent): its uid is wanted on
-        another port. It forgets its clan when it finds the host quiet."""
-        if self.state == "ready":
-            self._lose(why)
 
     def unplugged(self) -> list[Event]:
         """Its port left the port list: close it; return the events still to report."""
@@ -448,17 +434,18 @@ class HandheldManager:
         held = self._owner.get(uid)
         owner = self._conns.get(held) if held is not None and held != path else None
         out: list[Event] = []
-        if owner is not None and not owner.live and owner.state == "ready":
-            # Its frames may be waiting unread (the app's loop was slow): read them first.
+        if owner is not None and owner.port is not None:
+            # What it still has to say may be waiting unread (the app's loop was slow), or
+            # its port may have failed since (pulled out between two rescans): read first.
             out += self._route(owner, owner.poll())
-        if owner is not None and owner.live:
+        if owner is not None and owner.port is not None:
+            # The paired port is still there, however long it has been quiet (a busy hub):
+            # this is a second device, never the same one, and it gets nothing.
             self._stray.add(path)
-            log.warning("%s says it is handheld %s, which is still talking on %s: it gets "
+            log.warning("%s says it is handheld %s, whose port %s is still there: it gets "
                         "nothing until it is paired again", path, uid, held)
             return [*out, ("duplicate", uid, path)]
-        if owner is not None:
-            owner.give_up(f"its uid is now on {path}")
-        self._owner[uid] = path
+        self._owner[uid] = path  # its old port is gone: the same handheld, plugged in again
         return [*out, event]
 
     def bind(self, uid: str, path: str) -> None:

@@ -121,11 +121,13 @@ class Hint:
 
 
 def private_view(session: Session, seat: int) -> Observation:
-    """What ``seat`` may know, and never more: at the end the others' clans are dropped, so
-    a guess shows what the bot had worked out, not what the reveal told it."""
+    """What ``seat`` may know, and never more: at the end the others' clans are dropped, and
+    so are the scores and who won (with the public clan points and chips they narrow the
+    others' clans), so a guess shows what the bot had worked out, not what the reveal told
+    it."""
     obs = session.private(seat)
-    if obs.revealed_clans is not None or obs.scores is not None:
-        obs = dataclasses.replace(obs, revealed_clans=None, scores=None)
+    if obs.revealed_clans is not None or obs.scores is not None or obs.winners:
+        obs = dataclasses.replace(obs, revealed_clans=None, scores=None, winners=())
     return obs
 
 

@@ -5,23 +5,17 @@ A language is used only when it can be shown whole: its compiled catalogue is th
 (:mod:`clans_pi.ui.fonts`). Otherwise English is shown and the reason is returned (for the
 log and a notice), never a traceback or tofu boxes.
 
-The choice made on the start screen is kept in the state directory (``language``, one line
-with the code), so it survives restarts; it wins over the settings file's ``language``. A
-file that cannot be read or holds no known code is logged and ignored.
+The choice made on the start screen is kept in the state directory
+(:class:`clans_pi.language_choice.LanguageFile`), so it survives restarts; it wins over the
+settings file's ``language``.
 """
 
 from __future__ import annotations
 
-import logging
-from pathlib import Path
-
 from .. import i18n
-from ..files import write_atomic
+from ..language_choice import FILE_NAME as FILE_NAME
+from ..language_choice import LanguageFile as LanguageFile
 from . import canvas, fonts
-
-log = logging.getLogger(__name__)
-
-FILE_NAME = "language"
 
 
 def use(code: str) -> str | None:
@@ -48,35 +42,3 @@ def unavailable(code: str) -> str | None:
                              / f"{i18n.DOMAIN}.mo").is_file():
         return "catalogue"
     return None
-
-
-class LanguageFile:
-    """The remembered choice: ``state_dir/language``."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def read(self) -> str | None:
-        """The remembered code, or None (no file yet, or a bad one: logged)."""
-        try:
-            text = self.path.read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
-            return None
-        except (OSError, UnicodeError) as exc:
-            log.warning("%s: cannot read the remembered language (%s); the settings' "
-                        "language is used", self.path, exc)
-            return None
-        if text not in i18n.LANGUAGES:
-            log.warning("%s: %r is not a language (one of %s); the settings' language is "
-                        "used", self.path, text[:40], ", ".join(i18n.LANGUAGES))
-            return None
-        return text
-
-    def write(self, code: str) -> None:
-        """Remember ``code`` (atomically, as the saved game is written). A disk that fails
-        is logged; the game goes on in the chosen language."""
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, code + "\n")
-        except OSError as exc:
-            log.warning("%s: cannot remember the language (%s)", self.path, exc)

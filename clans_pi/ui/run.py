@@ -16,6 +16,7 @@ import pygame
 from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..i18n import N_, _, ngettext
+from ..language_choice import chosen_language
 from ..options import RENDER_SCREENS, size_problem
 from ..persistence import SAVE_FORMAT, GameStore, read_save
 from ..rules.board import Board
@@ -154,9 +155,7 @@ def table_app(board: Board, chart: EpochChart, settings: Config, state_dir: Path
 def use_language(settings: Config, state_dir: Path | None) -> str | None:
     """Switch to the start screen's remembered language, else the settings'; a problem
     with it as a notice (None: none)."""
-    language_file = LanguageFile(state_dir / FILE_NAME) if state_dir is not None else None
-    code = (language_file.read() if language_file is not None else None) or settings.language
-    return languages.use(code)
+    return languages.use(chosen_language(settings.language, state_dir))
 
 
 def render_start(board: Board, chart: EpochChart, *, size: tuple[int, int], out: Path,

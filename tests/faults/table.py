@@ -18,7 +18,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the fault tests impo
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 BEGIN, END = "<!-- faults:begin -->", "<!-- faults:end -->"
-AREAS = ("save", "kiosk", "device", "phone", "settings", "display", "install")
+AREAS = ("save", "kiosk", "device", "phone", "settings", "display", "table", "secrecy",
+         "install")
 
 
 def collect() -> list[Fault]:

@@ -123,6 +123,38 @@ def test_a_forged_uid_on_another_port(rig: Rig) -> None:
     assert not clan_lines([logging.makeLogRecord({'msg': notices[0]})])
 
 
+@fault("device", "A second device says a paired handheld's uid while that handheld is silent "
+       "for 2 to 3.5 s (a busy USB hub)",
+       sees="a notice: a second handheld says it is seat N's and gets nothing until paired "
+       "again; seat N's own goes on working",
+       kept="the seat's clan goes only to the paired handheld (its port), which keeps its "
+       "seat; the second gets no clan")
+def test_a_uid_said_on_a_second_port_while_the_paired_one_is_silent(rig: Rig) -> None:
+    a, b = dealt(rig)
+    forger = rig.device(UID_B, hello=False)
+    rig.run_until(lambda: forger.path in rig.opened)  # opened, waiting for its HELLO
+    b.silent = True  # B's hub is busy: its port stays open and listed, nothing comes
+    rig.run(2 * protocol.HEARTBEAT_MS + 300)  # past two heartbeats, before B is lost
+    forger.link.send(protocol.HELLO, protocol.hello_body(UID_B, "1.1.0"))
+    rig.run_until(lambda: forger.welcomed)
+    rig.run(300)
+    b.silent = False  # the hub catches up, within protocol.TIMEOUT_MS: B never went away
+    rig.run(3000)
+    rig.seats[1].show_result("blue", True, 1)
+    rig.run(500)
+    assert forger.kinds() == ["WELCOME", "CLEAR"] and forger.shows() == []
+    assert forger.clan is None and forger.result is None
+    assert b.clan == 1 and b.result == (1, True, 1) and a.shows() == ["red"]
+    assert rig.seats[1].available and rig.seat_events == [(1, "duplicate")]
+    notices = rig.hub.take_notices()
+    assert notices == ["A second handheld says it is seat 2's and gets nothing; seat "
+                       "2's own goes on working. To use the new one, pair it before the next "
+                       "game."]
+    forger.press(True)
+    rig.run(200)
+    assert rig.seat_events == [(1, "duplicate")]  # its button is nobody's
+
+
 @fault("device", "Garbage from a handheld's serial port (fuzzed bytes)",
        sees="nothing: the handheld goes on working",
        kept="the seat's handheld and clan")

@@ -7,6 +7,7 @@ glyphs with the characters the machine's face lacks taken out of its character m
 
 from __future__ import annotations
 
+import functools
 import logging
 
 import pytest
@@ -14,12 +15,13 @@ import pytest
 from clans_pi import i18n
 from clans_pi.config import Config
 from clans_pi.ui import canvas, fonts, languages
+from clans_pi.ui.clan_look import DEFAULT_LOOK
 from clans_pi.ui.run import play
 from clans_pi.ui.screens.language import LanguageScreen
 from tests.faults import fault
 from tests.i18n_helpers import language, text_problems
 from tests.test_ui_guide_cards import _card_app
-from tests.test_ui_layout import SCREENS
+from tests.test_ui_layout import SCREENS, START_SCREENS, _check_fits
 from tests.ui_helpers import BOARD, CHART, offscreen_app
 
 
@@ -94,3 +96,20 @@ def test_without_any_japanese_font_japanese_is_greyed_out_with_the_apt_hint(
     assert i18n.language() == "en"
     assert sum("fonts-noto-cjk" in r.getMessage() for r in caplog.records) == 1
     assert not any(r.exc_info for r in caplog.records)
+
+
+#: Where the start screen's seat cards cut their texts short before issue 31 (item 12).
+CUT_SHORT = (("start", 3, (480, 320)), ("start", 2, (1024, 768)),
+             ("start_with_computers", 4, (480, 480)), ("start_with_computers", 2, (600, 700)))
+
+
+@fault("display", "The start screen with fewer seats than four (three at 480x320, two at "
+       "1024x768) or with computer players on a small screen: the seat cards' texts cut short",
+       sees="every seat's name, whose seat it is and 'tap to change' whole: the cards laid "
+       "out so their texts fit, for 2, 3 and 4 players at every size",
+       kept="the seats and their choices")
+@pytest.mark.parametrize(("screen", "players", "size"), CUT_SHORT,
+                         ids=[f"{s}-{n}-{w}x{h}" for s, n, (w, h) in CUT_SHORT])
+def test_the_start_screen_seat_texts_fit_every_player_count(screen, players, size):
+    _check_fits(screen, size, DEFAULT_LOOK,
+                functools.partial(START_SCREENS[screen], players=players))

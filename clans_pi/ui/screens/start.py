@@ -16,7 +16,7 @@ from ...i18n import LANGUAGES, _, language, ngettext
 from ...rules.constants import MAX_PLAYERS, MIN_PLAYERS
 from ...session import HUMAN, Seat
 from ..avatars import AVATARS
-from ..canvas import Canvas, fit_size, least_px, text_width
+from ..canvas import Canvas, fit_size, least_px, text_height, text_width
 from ..icons import draw_globe, draw_past, draw_power, draw_wifi
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
@@ -31,6 +31,9 @@ from .wifi import WifiScreen
 
 if TYPE_CHECKING:
     from .base import Host
+
+#: The sizes of a seat card's lines (at scale 1): the name, whose seat, the hint.
+CARD_PX = (26, 16, 15)
 
 
 def default_seats() -> list[Seat]:
@@ -166,10 +169,7 @@ class StartScreen(Screen):
                                    style="primary", px=self.px(24)))
         area = pygame.Rect(pad, counts.bottom + pad, w - 2 * pad,
                            bottom.top - pad - counts.bottom - pad)
-        if w >= h:
-            self.cards = split_h(area, *[1] * self.count, gap=pad)
-        else:
-            self.cards = split_v(area, *[1] * self.count, gap=pad)
+        self.cards = self._deal_cards(area, pad)
         for k, r in enumerate(self.cards):
             self.buttons.append(Button(f"seat{k}", r, "", self._edit(k)))
         if self.has_kinds:  # after the cards: a tap on it is not the card's
@@ -190,6 +190,70 @@ class StartScreen(Screen):
         # TRANSLATORS: the start screen's seat button: a person who sees their clan on
         # their own phone (after "Person", before "Computer: Easy").
         return _("Person: phone") if self.is_phone(k) else kind_label(self.all_seats[k].kind)
+
+    def _who(self, k: int) -> str:
+        seat = self.all_seats[k]
+        return (_("Seat {n} · phone") if self.is_phone(k) else _("Seat {n} · person")
+                if seat.is_human else _("Seat {n} · computer")).format(n=k + 1)
+
+    def _deal_cards(self, area: pygame.Rect, pad: int) -> list[pygame.Rect]:
+        """The seats' cards: side by side (one above the other on an upright screen), or,
+        where a card would be too narrow (or too low) for its texts, the other way round
+        (two players) or two by two (three and four)."""
+        n = self.count
+        ways = [split_h(area, *[1] * n, gap=pad), split_v(area, *[1] * n, gap=pad)]
+        if area.width < area.height:
+            ways.reverse()
+        if n > 2:
+            ways[1] = [cell for row in split_v(area, 1, 1, gap=pad)
+                       for cell in split_h(row, 1, 1, gap=pad)][:n]
+        for cards in ways:
+            if all(self._card_fits(k, r) for k, r in enumerate(cards)):
+                return cards
+        return ways[0]
+
+    def _card_texts(self, k: int) -> list[tuple[str, int]]:
+        """A card's lines and their sizes: name, whose seat, the hint."""
+        name_px, who_px, hint_px = CARD_PX
+        return [(self.all_seats[k].name, self.px(name_px)), (self._who(k), self.px(who_px)),
+                (_("tap to change"), self.px(hint_px))]
+
+    def _card_parts(self, k: int, card: pygame.Rect) -> tuple[pygame.Rect, ...]:
+        """Where a card draws its picture and its three lines: the picture left of the
+        lines when the card is wide enough for both (shrunk, down to 70 % of the card's
+        height, to leave the lines their width), else above them."""
+        inner = card.inflate(-self.px(12), -self.px(12))
+        if self.has_kinds:  # leave the kind button its place
+            kr = self._kind_rect(card)
+            if card.width >= 2.5 * card.height:
+                inner.width = kr.left - self.px(12) - inner.left
+            else:
+                inner.height = kr.top - self.px(8) - inner.top
+        gap = self.px(12)
+        least = least_px(self.size)  # as the canvas draws: never smaller
+        need = max(text_width(text, max(px, least)) for text, px in self._card_texts(k))
+        side = min(inner.height, inner.width - gap - need)
+        if side >= 0.7 * inner.height and card.width >= card.height:
+            pic = pygame.Rect(inner.left, inner.centery - side // 2, side, side)
+            text = pygame.Rect(pic.right + gap, inner.top, inner.right - pic.right - gap,
+                               inner.height)
+            return (pic, *split_v(text, 1.4, 1, 1))
+        side = max(0, min(inner.width, round(inner.height * 0.55)))
+        pic = pygame.Rect(inner.centerx - side // 2, inner.top, side, side)
+        return (pic, *split_v(pygame.Rect(inner.left, pic.bottom + 4, inner.width,
+                                          inner.bottom - pic.bottom - 4), 1.4, 1, 1))
+
+    def _card_fits(self, k: int, card: pygame.Rect) -> bool:
+        """Whether the card's lines and its kind button's label fit, at the least size the
+        canvas would shrink them to."""
+        least = least_px(self.size)
+        _pic, *boxes = self._card_parts(k, card)
+        lines = [(text, box) for (text, _px), box in
+                 zip(self._card_texts(k), boxes, strict=True)]
+        if self.has_kinds:
+            lines.append((self._kind_label(k), label_box(self._kind_rect(card), icon=False)))
+        return all(text_width(text, least) <= box.width and text_height(least) <= box.height + 2
+                   for text, box in lines)
 
     def _switch_off(self) -> None:
         self.app.ask_switch_off(back=lambda: self.app.show(self))  # "Go on": this screen
@@ -215,30 +279,12 @@ class StartScreen(Screen):
             pressed = self.button(f"seat{k}").pressed
             canvas.box(r, PANEL_HI if pressed else CARD, radius=10)
             canvas.target(f"seat{k}", r)
-            inner = r.inflate(-self.px(12), -self.px(12))
-            if kinds:  # leave the kind button its place
-                kr = self._kind_rect(r)
-                if r.width >= 2.5 * r.height:
-                    inner.width = kr.left - self.px(12) - inner.left
-                else:
-                    inner.height = kr.top - self.px(8) - inner.top
-            if r.width >= r.height:  # portrait screens: a row per seat
-                pic = pygame.Rect(inner.left, inner.top, inner.height, inner.height)
-                text = pygame.Rect(pic.right + self.px(12), inner.top,
-                                   inner.right - pic.right - self.px(12), inner.height)
-                name, kind, hint = split_v(text, 1.4, 1, 1)
-            else:
-                pic_side = min(inner.width, round(inner.height * 0.55))
-                pic = pygame.Rect(inner.centerx - pic_side // 2, inner.top, pic_side, pic_side)
-                name, kind, hint = split_v(pygame.Rect(inner.left, pic.bottom + 4, inner.width,
-                                                       inner.bottom - pic.bottom - 4),
-                                           1.4, 1, 1)
+            pic, name, kind, hint = self._card_parts(k, r)
             draw_avatar(canvas, seat, k, pic)
-            canvas.text(seat.name, name, self.px(26), TEXT)
-            who = (_("Seat {n} · phone") if self.is_phone(k) else _("Seat {n} · person")
-                   if seat.is_human else _("Seat {n} · computer")).format(n=k + 1)
-            canvas.text(who, kind, self.px(16), TEXT_DIM)
-            canvas.text(_("tap to change"), hint, self.px(15), TEXT_DIM)
+            name_px, who_px, hint_px = CARD_PX
+            canvas.text(seat.name, name, self.px(name_px), TEXT)
+            canvas.text(self._who(k), kind, self.px(who_px), TEXT_DIM)
+            canvas.text(_("tap to change"), hint, self.px(hint_px), TEXT_DIM)
             if kinds:
                 self.button(f"kind{k}").draw(canvas)
 

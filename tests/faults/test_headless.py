@@ -1,0 +1,55 @@
+"""The headless game's output (``clans-pi play --headless``): what it prints at the end
+names each player's clan, in the language the table's screen would use (the start screen's
+remembered choice, else the settings'), as the screen names it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from clans_pi import cli, i18n
+
+from . import fault
+
+#: Each clan's name in German (clans_pi/locale/de), and the engine's ids.
+GERMAN = {"Rot", "Blau", "Grün", "Gelb", "Schwarz"}
+IDS = {"red", "blue", "green", "yellow", "black"}
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> None:
+    yield
+    i18n.set_language("en")
+
+
+def _result_lines(out: str) -> list[tuple[str, str]]:
+    """(player, clan) from the result lines: ``NAME: CLAN SCORE[ winner]``."""
+    found = re.findall(r"^(Random \d): (\S+) \d+(?: winner)?$", out, re.MULTILINE)
+    assert len(found) >= 2, out
+    return found
+
+
+@fault("table", "The headless game printed the clans at its end as the engine's ids "
+       "(red, blue), not in the players' language",
+       sees="each player's clan by its name in the language the screen would use",
+       kept="the game and its record")
+@pytest.mark.parametrize("where", ["remembered", "settings"])
+def test_the_headless_game_names_clans_in_the_chosen_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    argv = ["play", "--headless", "--seats", "random,random,random", "--state-dir",
+            str(state), "--seed", "4"]
+    if where == "remembered":  # the start screen's choice, kept in the state directory
+        (state / "language").write_text("de\n", encoding="utf-8")
+    else:
+        config = tmp_path / "config.toml"
+        config.write_text('language = "de"\n', encoding="utf-8")
+        argv += ["--config", str(config)]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    clans = [clan for _name, clan in _result_lines(out)]
+    assert set(clans) <= GERMAN and len(set(clans)) == len(clans)
+    assert not IDS & set(clans)
