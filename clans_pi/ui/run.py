@@ -258,8 +258,12 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         if not session.is_over:
             raise ClansError("the game is not over yet: --screen reveal needs a finished game")
         app.reveal()
-    elif screen == "peek":
-        app.peek(0)
+    elif screen == "peek":  # the first person's (a computer's clan is never drawn: R22)
+        people = [k for k, seat in enumerate(session.seats) if seat.is_human]
+        if not people:
+            raise ClansError(f"{where}: no seat is played by a person, so there is no peek "
+                             "to draw")
+        app.peek(people[0])
     elif screen == "board":
         from .screens.final_board import FinalBoardScreen
 
