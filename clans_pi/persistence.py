@@ -133,6 +133,8 @@ class GameStore:
         existing = [p for p in self.records.glob(f"*-{game}.json")]
         if existing:
             return existing[0]
+        for torn in self.records.glob(f"*-{game}.json.tmp"):  # a stop while it was written
+            torn.unlink(missing_ok=True)
         # What the table knew besides the moves (read by clans_pi.history): when it ended,
         # where everyone sat, their pictures and who played each seat.
         record["table"] = {
@@ -160,8 +162,10 @@ class GameStore:
 
     def load(self, board: Board, chart: EpochChart) -> tuple[Session | None, list[str]]:
         """The newest good saved game (None if there is none) and what went wrong on the
-        way, in one friendly sentence each. Damaged files are moved aside. Never raises: a
-        card that refuses writes is one more sentence, and the game still opens."""
+        way, in one friendly sentence each. Damaged files are moved aside. A finished game
+        (a stop between its last move and its record) is kept as a record here, once, and
+        returned: the table shows its end. Never raises: a card that refuses writes is one
+        more sentence, and the game still opens."""
         problems: list[str] = []
         refused: list[OSError] = []  # writes the card refused on the way
         best: tuple[int, Session, Path] | None = None
@@ -193,14 +197,13 @@ class GameStore:
             self.generation, found, path = best
             if path == self.pending:
                 self._promote(refused)
-            if found.is_over:  # finished but not yet archived (a cut during finish)
-                try:
+            if found.is_over:  # a stop between the last move and its record: kept now,
+                try:               # and the game is returned for its end to be shown
                     self.finish(found)
                 except OSError as exc:  # the save stays until the record is written
                     log.info("cannot keep the finished game as a record yet: %s", exc)
                     refused.append(exc)
                     self._unkept = found
-                found = None
         if refused:
             problems.append(cannot_save(refused[0], self.dir))
         return found, problems

@@ -117,7 +117,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         # What went wrong on the way stays a minute: nobody may be watching the table start.
         for text in notices or []:
             app.notify(text, START_NOTICE_MS)
-        if resumed is not None:
+        if resumed is not None and not resumed.is_over:  # a finished one shows its end
             app.notify(_("The game goes on where it was left."))
         app.run(first_frame_only=first_frame_only)
     finally:
