@@ -117,6 +117,10 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
         session = table.new_game(seats)
         console.tell()
         say(f"new game: {', '.join(s.name for s in session.seats)}")
+    elif session.is_over:  # stopped after its last move, before the end was told
+        say(f"resumed after the last move ({session.public().ply} moves): the game is over")
+        table.begin(session, resumed=True)
+        console.tell()
     else:
         say(f"resumed at move {session.public().ply + 1}")
         table.begin(session, resumed=True)

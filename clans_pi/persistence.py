@@ -34,9 +34,9 @@ from .i18n import _
 from .rules.board import Board
 from .rules.epochs import EpochChart
 from .rules.errors import ClansError
+from .save_schema import SAVE_FORMAT, SchemaError, check_save, phone_links
 from .session import Seat, Session
 
-SAVE_FORMAT = "clans-save/1"
 log = logging.getLogger(__name__)
 
 
@@ -133,6 +133,8 @@ class GameStore:
         existing = [p for p in self.records.glob(f"*-{game}.json")]
         if existing:
             return existing[0]
+        for torn in self.records.glob(f"*-{game}.json.tmp"):  # a stop while it was written
+            torn.unlink(missing_ok=True)
         # What the table knew besides the moves (read by clans_pi.history): when it ended,
         # where everyone sat, their pictures and who played each seat.
         record["table"] = {
@@ -160,8 +162,10 @@ class GameStore:
 
     def load(self, board: Board, chart: EpochChart) -> tuple[Session | None, list[str]]:
         """The newest good saved game (None if there is none) and what went wrong on the
-        way, in one friendly sentence each. Damaged files are moved aside. Never raises: a
-        card that refuses writes is one more sentence, and the game still opens."""
+        way, in one friendly sentence each. Damaged files are moved aside. A finished game
+        (a stop between its last move and its record) is kept as a record here, once, and
+        returned: the table shows its end. Never raises: a card that refuses writes is one
+        more sentence, and the game still opens."""
         problems: list[str] = []
         refused: list[OSError] = []  # writes the card refused on the way
         best: tuple[int, Session, Path] | None = None
@@ -193,14 +197,13 @@ class GameStore:
             self.generation, found, path = best
             if path == self.pending:
                 self._promote(refused)
-            if found.is_over:  # finished but not yet archived (a cut during finish)
-                try:
+            if found.is_over:  # a stop between the last move and its record: kept now,
+                try:               # and the game is returned for its end to be shown
                     self.finish(found)
                 except OSError as exc:  # the save stays until the record is written
                     log.info("cannot keep the finished game as a record yet: %s", exc)
                     refused.append(exc)
                     self._unkept = found
-                found = None
         if refused:
             problems.append(cannot_save(refused[0], self.dir))
         return found, problems
@@ -266,8 +269,9 @@ def _damaged(asides: list[str | None], *, older: bool) -> str:
 
 def read_save(doc: Any, board: Board, chart: EpochChart, where: str) -> tuple[int, Session]:
     """The generation and the game of a save (``doc``, its JSON read), with every check
-    the store makes: format, checksum, seats, the game replayed. ``where`` names the file
-    in the one-line :class:`SaveError` that says what is wrong."""
+    the store makes: format, checksum, every field against the save's schema
+    (:mod:`clans_pi.save_schema`), the game replayed. ``where`` names the file in the
+    one-line :class:`SaveError` that says what is wrong."""
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
         raise SaveError(f"{where}: not a Clans save: wrong format")
     payload = doc.get("payload")
@@ -279,29 +283,23 @@ def read_save(doc: Any, board: Board, chart: EpochChart, where: str) -> tuple[in
         raise SaveError(f"{where}: not readable: {type(exc).__name__}") from None
     if digest != doc.get("sha256"):
         raise SaveError(f"{where}: checksum mismatch")
-    generation = payload.get("generation")
-    if type(generation) is not int:
-        raise SaveError(f"{where}: bad generation")
-    try:
-        seats = [Seat(str(s["name"]), str(s.get("avatar", "")), str(s.get("kind", "human")))
-                 for s in payload["seats"]]
-        undo_moves = payload.get("undo_moves")  # saves before computers: can_undo only
-        session = Session.load(payload["game"], board, chart, seats=seats,
-                               can_undo=bool(payload.get("can_undo")),
-                               undo_moves=None if undo_moves is None else int(undo_moves))
-        guide = payload.get("guide", [])  # saves before the guide have none
-        if isinstance(guide, list):
-            session.guide_seen = {g for g in guide if isinstance(g, str)}
-        phones = payload.get("phones", {})  # saves without phone seats have none
-        if isinstance(phones, dict):
-            session.phone_links = phones
-    except KeyError as exc:
-        raise SaveError(f"{where}: incomplete: missing {exc}") from None
-    except (TypeError, AttributeError, ValueError, IndexError, OverflowError,
-            RecursionError) as exc:
-        raise SaveError(f"{where}: bad value ({type(exc).__name__})") from None
-    except ClansError as exc:
+    try:  # every field against the save's schema, before anything of it is used
+        checked = check_save(doc)
+    except SchemaError as exc:
         raise SaveError(f"{where}: {exc}") from None
+    try:
+        session = Session.load(payload["game"], board, chart,
+                               seats=[Seat(s.name, s.avatar, s.kind) for s in checked.seats],
+                               can_undo=checked.can_undo, undo_moves=checked.undo_moves)
+    except ClansError as exc:  # what the schema cannot say: legal moves, the seats' players
+        raise SaveError(f"{where}: {exc}") from None
+    except (TypeError, AttributeError, ValueError, IndexError, KeyError, OverflowError,
+            RecursionError) as exc:  # a value the schema let through: never a crash loop
+        log.error("%s: the save's schema let through a bad value: %r", where, exc)
+        raise SaveError(f"{where}: bad value ({type(exc).__name__})") from None
+    session.guide_seen = set(checked.guide)
+    session.phone_links = phone_links(checked)
+    generation = checked.generation
     return generation, session
 
 

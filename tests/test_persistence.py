@@ -142,15 +142,17 @@ def test_sigkill_at_random_moments_loses_no_completed_move(tmp_path):
                        if line.startswith("record: ")), None)
         session, problems = GameStore(state).load(BOARD, CHART)
         assert problems == [], problems
-        if record is not None or (session is None and reported):
-            # The game ended in this life (perhaps killed after its record was written).
+        over = session is not None and session.is_over  # killed after its last move
+        if record is not None or (session is None and reported) or over:
+            # The game ended in this life (perhaps killed after its record was written, or
+            # after its last move's save: that load kept the record).
             finished += 1
             if record is not None:
                 results[record] = [int(line.split()[-2] if line.endswith("winner")
                                        else line.split()[-1])
                                    for line in lines if line.startswith("Random ")]
             reported = 0
-            assert session is None or session.public().ply == 0
+            assert session is None or over or session.public().ply == 0
             continue
         if session is not None:
             assert session.public().ply >= reported, (session.public().ply, reported)
@@ -304,3 +306,19 @@ def test_load_never_raises_on_a_crafted_save_with_a_valid_checksum(tmp_path_fact
 
 
 _FUZZ = None
+
+
+def test_headless_resumes_a_game_stopped_after_its_last_move_at_its_end(tmp_path):
+    """Killed after the last move's save, before its record: the next headless start tells
+    the end and keeps the record, once; it deals no new game."""
+    done = random_session(3, moves=10_000)
+    GameStore(tmp_path).save(done)
+    lines: list[str] = []
+    session = run_headless(tmp_path, ["random"] * 3, BOARD, CHART, random.Random(1),
+                           lines.append)
+    ply = done.public().ply
+    assert lines[0] == f"resumed after the last move ({ply} moves): the game is over"
+    assert session.public() == done.public()
+    records = list((tmp_path / "records").glob("*.json"))
+    assert len(records) == 1 and lines[-1] == f"record: {records[0]}"
+    assert GameStore(tmp_path).load(BOARD, CHART) == (None, [])

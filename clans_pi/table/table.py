@@ -145,7 +145,8 @@ class Table:
         log.info("game: %d players, %d moves played%s", session.num_seats, session.public().ply,
                  " (resumed)" if resumed else "")
         self.tell_status()
-        self.save()
+        if not session.is_over:  # a finished game's save was kept as a record (finish)
+            self.save()
         if self.devices is not None:
             self.devices.deal(session, picture=self.seat_picture)
         self._tell_phone_turn()
@@ -314,9 +315,11 @@ class Table:
     # ------------------------------------------------------------ saving
 
     def save(self) -> None:
-        """Save the game in progress (nothing when there is no store or it is over)."""
+        """Save the game (nothing when there is no store). A finished game's last move is
+        saved like every other: a stop before its record is kept (the animation, the
+        record's write) shows its end at the next start, and the record is kept then."""
         session = self.session
-        if self.store is not None and session is not None and not session.is_over:
+        if self.store is not None and session is not None:
             store = self.store
             self._store(lambda: store.save(session))
 

@@ -118,7 +118,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         # What went wrong on the way stays a minute: nobody may be watching the table start.
         for text in notices or []:
             app.notify(text, START_NOTICE_MS)
-        if resumed is not None:
+        if resumed is not None and not resumed.is_over:  # a finished one shows its end
             app.notify(_("The game goes on where it was left."))
         app.run(first_frame_only=first_frame_only)
     finally:
@@ -257,8 +257,12 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         if not session.is_over:
             raise ClansError("the game is not over yet: --screen reveal needs a finished game")
         app.reveal()
-    elif screen == "peek":
-        app.peek(0)
+    elif screen == "peek":  # the first person's (a computer's clan is never drawn: R22)
+        people = [k for k, seat in enumerate(session.seats) if seat.is_human]
+        if not people:
+            raise ClansError(f"{where}: no seat is played by a person, so there is no peek "
+                             "to draw")
+        app.peek(people[0])
     elif screen == "board":
         from .screens.final_board import FinalBoardScreen
 

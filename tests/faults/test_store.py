@@ -309,7 +309,7 @@ def test_each_refusal_has_its_own_sentence_in_every_language(tmp_path):
 
 
 @fault("save", "SD card full at start-up with a finished game not yet kept as a record",
-       sees="the start screen; one sentence: the SD card is full",
+       sees="the finished game's end (the reveal); one sentence: the SD card is full",
        kept="the finished game's save, kept as a record once there is space")
 def test_full_card_at_start_up_with_a_finished_save(tmp_path, monkeypatch):
     store = GameStore(tmp_path)
@@ -318,14 +318,14 @@ def test_full_card_at_start_up_with_a_finished_save(tmp_path, monkeypatch):
     (tmp_path / "records").mkdir()
     card = Card(monkeypatch, tmp_path, errno.ENOSPC)
     loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
-    assert loaded is None
+    assert loaded is not None and loaded.is_over and loaded.public() == session.public()
     assert problems == ["The game cannot be saved: the SD card is full; play goes on, but a "
                         "power cut would lose it."]
     assert card.refused and temp_files(tmp_path) == []  # no records/*.json.tmp left
     assert store.current.exists() and not list(store.records.glob("*.json"))
     # Still full at the next start: the same, and still nothing lost.
     store = GameStore(tmp_path)
-    assert store.load(BOARD, CHART)[0] is None and store.current.exists()
+    assert store.load(BOARD, CHART)[0].is_over and store.current.exists()
     # A new game is started, then space is freed: its first save keeps the record first.
     fresh = random_session(3, moves=2, seed=9)
     with pytest.raises(OSError):
