@@ -166,12 +166,14 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
     served.hub.screen = False
     served.remember_over(OverLinks(store.dir).load())
     session.phone_links = served.keep_links(session.phone_links)  # the same links resumed
-    table.save()  # kept with the game at once: a restart before the first move keeps them
+    if not session.is_over:  # a game found over has its record: no save again
+        table.save()  # kept with the game at once: a restart before the first move keeps them
     served.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
     for k in phones:
         served.clans[k] = table.private(k).own_clan
         say(f"phone for {session.seats[k].name}: {served.url(k)}")
-    waiting = set(phones)
+    # Each phone's peek before the first move; a game found over goes straight to its end.
+    waiting = set() if session.is_over else set(phones)
     while waiting:
         for seat, kind in served.poll():
             if kind == "seen":

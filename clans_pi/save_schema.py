@@ -27,21 +27,21 @@ from .rules.constants import CLANS, MAX_PLAYERS, MIN_PLAYERS, NUM_TERRITORIES
 SAVE_FORMAT = "clans-save/1"
 
 #: Text shown on the screen: no control characters, no lone surrogates (not UTF-8).
-_SHOWN = r"^[^\x00-\x1f\x7f\ud800-\udfff]*$"
+_SHOWN = r"^[^\x00-\x1f\x7f\ud800-\udfff]*\Z"
 #: A player's name: what the on-screen keyboard lets a family type (12 letters), with room
 #: for the headless game's and older versions' names.
 Name = Annotated[str, Meta(min_length=1, max_length=40, pattern=_SHOWN)]
 #: An avatar's key ("" lets the screen choose one; an unknown key is drawn as "").
-Avatar = Annotated[str, Meta(max_length=32, pattern=r"^[a-z0-9_-]*$")]
+Avatar = Annotated[str, Meta(max_length=32, pattern=r"^[a-z0-9_-]*\Z")]
 #: Who plays a seat: a person, a computer level, or the headless game's random mover.
 Kind = Literal["human", "easy", "normal", "hard", "random"]
 Territory = Annotated[int, Meta(ge=0, lt=NUM_TERRITORIES)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
 Short = Annotated[str, Meta(max_length=64, pattern=_SHOWN)]
 #: A phone seat's link (``secrets.token_urlsafe(16)``: 22 characters of base64url).
-Token = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
+Token = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{22,64}\Z")]
 #: A phone seat's number (0-based) as a JSON object's key.
-SeatKey = Annotated[str, Meta(pattern=f"^[0-{MAX_PLAYERS - 1}]$")]
+SeatKey = Annotated[str, Meta(pattern=rf"^[0-{MAX_PLAYERS - 1}]\Z")]
 
 
 class Epoch(Struct):
@@ -69,7 +69,7 @@ class Record(Struct):
     format: Literal["clans-record/1"]
     players: Annotated[list[Name], Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     clans: Annotated[list[Literal[CLANS]], Meta(max_length=len(CLANS))]  # type: ignore[valid-type]
-    huts: Annotated[dict[Annotated[str, Meta(pattern=r"^[0-9]{1,2}$")],
+    huts: Annotated[dict[Annotated[str, Meta(pattern=r"^[0-9]{1,2}\Z")],
                          Literal[CLANS]],  # type: ignore[valid-type]
                     Meta(max_length=NUM_TERRITORIES)]
     moves: Annotated[list[Move], Meta(max_length=10_000)]
@@ -107,7 +107,7 @@ class Payload(Struct):
 
 class SaveFile(Struct):
     format: Literal["clans-save/1"]
-    sha256: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+    sha256: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}\Z")]
     payload: Payload
 
 

@@ -361,6 +361,60 @@ def test_a_second_phone_on_a_seat_s_link_waits_for_the_table_to_say_yes():
         devices.close()
 
 
+def test_a_second_phone_the_table_says_no_to_is_sent_away_with_nothing():
+    """"Anna's phone again?" answered No: the second phone is told the seat is on another
+    phone and closed; Anna's phone keeps the seat and its clan (R22)."""
+    from aiohttp import ClientSession
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from tests.ui_helpers import display_app, press
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    devices = SeatDevices.open(config)
+    try:
+        with display_app() as (app, _clock):
+            app.table.devices = devices
+            app.start_menu()
+            app.pump()
+            press(app, "players2")
+            press(app, "start")
+            url = devices.phone_url(0) + "/live"
+            clan = app.session.private(0).own_clan
+            seen: list[object] = []
+            answered = threading.Event()
+
+            async def two_phones() -> None:
+                async with ClientSession() as http:
+                    first = await http.ws_connect(url)
+                    await first.receive_json(timeout=5)
+                    second = await http.ws_connect(url)
+                    seen.append((await second.receive_json(timeout=5))["type"])  # waiting
+                    seen.append(await second.receive_json(timeout=10))  # replaced
+                    answered.set()
+                    await first.send_json({"type": "hold"})
+                    seen.append((await first.receive_json(timeout=5))["clan"])
+                    await first.close()
+
+            phones = threading.Thread(target=lambda: asyncio.run(two_phones()), daemon=True)
+            phones.start()
+            for _ in range(250):
+                app.pump()
+                if app.screen.name == "confirm":
+                    break
+                time.sleep(0.02)
+            assert app.screen.name == "confirm"
+            press(app, "confirm_no")
+            phones.join(15)
+            assert answered.is_set()
+            assert seen == ["waiting", {"type": "replaced"}, clan]
+            assert app.screen.name == "peek"
+    finally:
+        devices.close()
+
+
 def test_a_phone_s_link_is_kept_with_the_save_and_works_after_a_restart(tmp_path):
     """After a power cut the same QR code still works for the same game: the seats' links
     are kept with the save and taken up again when the game resumes; a new game makes new

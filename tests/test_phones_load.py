@@ -80,7 +80,9 @@ def test_fifty_phones_reconnecting_in_a_loop_each_get_their_own_seat_s_clan_only
         assert load.wrong_clans(visits, CLANS) == []
         got = [v for v in visits if any(m["type"] == "clan" for m in v.messages)]
         assert {v.seat for v in got} == set(SEATS)  # every seat was served, again and again
-        assert len(got) >= 40
+        # At a table a waiting phone waits for the screen's yes (none here): only those that
+        # came to a free seat get a clan, a tenth of the visits or more.
+        assert len(got) >= 20
         waited = [v for v in visits if v.messages[:1] and v.messages[0]["type"] == "waiting"]
         # A waiting phone gets no clan until it has the seat (a hello: the first one left).
         assert waited and not any(m["type"] == "clan" for v in waited

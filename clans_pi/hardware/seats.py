@@ -175,11 +175,6 @@ class SeatDevices:
         out, self._notices = self._notices, []
         return out
 
-    def _over(self):  # -> clans_pi.phones.over.OverLinks
-        from ..phones.over import OverLinks
-
-        return OverLinks(self.state_dir)
-
     # ------------------------------------------------------------ the game
 
     def kind(self, seat: int) -> str:

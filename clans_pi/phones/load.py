@@ -115,6 +115,15 @@ async def _until(heard: asyncio.Condition, test: Callable[[], bool], timeout: fl
         return False
 
 
+async def _say(ws: Any, message: dict[str, Any]) -> bool:
+    """Send ``message``; False when the table has closed the channel already."""
+    try:
+        await ws.send_json(message)
+    except ConnectionResetError:
+        return False
+    return True
+
+
 async def _phone(base: str, seat: int, token: str, rounds: int, rng: random.Random,
                  pause: float, visits: list[Visit]) -> None:
     http = ClientSession(timeout=CONNECT)
@@ -139,10 +148,12 @@ async def _phone(base: str, seat: int, token: str, rounds: int, rng: random.Rand
             await _until(heard, lambda got=got: bool(got), 5.0)
             live = types()[:1] == ["hello"]
             await asyncio.sleep(rng.random() * pause)  # holding the connection a while
-            await ws.send_json({"type": "hold"})
-            # Its seat's phone gets the clan at once; a waiting one must get nothing.
-            await _until(heard, lambda t=types: "clan" in t(), 5.0 if live else pause)
-            await ws.send_json({"type": "release"})
+            # A waiting phone replaced by a newer one is closed by the table: it stops there,
+            # as the page does.
+            if await _say(ws, {"type": "hold"}):
+                # Its seat's phone gets the clan at once; a waiting one must get nothing.
+                await _until(heard, lambda t=types: "clan" in t(), 5.0 if live else pause)
+                await _say(ws, {"type": "release"})
             if live:
                 await _until(heard, lambda t=types: "hidden" in t(), 5.0)
             if rng.random() < 0.3:  # out of the Wi-Fi: gone without a goodbye

@@ -44,7 +44,9 @@ class OverLinks:
                      type(exc).__name__)
             return ()
         links = data.get("over") if isinstance(data, dict) else None
-        return newest(t for t in links or () if isinstance(t, str) and 22 <= len(t) <= 64)
+        if not isinstance(links, list):
+            links = []  # a damaged file (any JSON): starting afresh, as for a missing one
+        return newest(t for t in links if isinstance(t, str) and 22 <= len(t) <= 64)
 
     def add(self, links: Iterable[str]) -> tuple[str, ...]:
         """``links`` are over now: kept after those already kept; returns them all."""

@@ -26,6 +26,7 @@ request word for word, have every link cut out).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import queue
@@ -34,7 +35,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
 from importlib import resources
@@ -59,12 +60,14 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-#: Wrong links from one address: this many in WINDOW_S seconds, then its requests are
-#: answered one at a time, each after PENALTY_S (a right link too, so that guessing is slowed
-#: whatever the answer; a right link is never refused).
+#: Wrong links from one address: this many in WINDOW_S seconds, then its wrong links are
+#: answered one at a time, each after PENALTY_S, and beyond MAX_QUEUED waiting at once at
+#: once with 429: guessing 128-bit links is slowed to one a second. A right link (and an
+#: old game's) is answered at once, whatever its address did: never slowed, never refused.
 WRONG_LIMIT = 5
 WINDOW_S = 60.0
 PENALTY_S = 1.0
+MAX_QUEUED = 8
 #: How often a refused page tries again by itself: a wrong link (the table may not have
 #: resumed its game yet) less often than WRONG_LIMIT in WINDOW_S, so its own retries never
 #: slow its address down.
@@ -196,32 +199,40 @@ class _HeadedServer(web.Server):
 
 
 def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
-             penalty_s: float = PENALTY_S) -> web.Application:
-    """The phones' web application for ``hub`` (``penalty_s``: how long each request from an
-    address with too many wrong links waits)."""
+             penalty_s: float = PENALTY_S, names: Iterable[str] = ()) -> web.Application:
+    """The phones' web application for ``hub`` (``penalty_s``: how long each wrong link from
+    an address with too many waits; ``names``: the host names its links use, besides
+    addresses, ``localhost`` and ``.local`` names)."""
+    names = frozenset(n.lower().rstrip(".") for n in names)
     guard = _Guard(clock)
-    queues: dict[str, asyncio.Lock] = {}  # the slowed-down addresses: one request at a time
+    # The slowed-down addresses: their wrong links answered one at a time, each after
+    # penalty_s; how many wait, so the lock goes only with the last of them.
+    queues: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
     async def _seat(request: web.Request, *, html: bool = False) -> int | web.Response:
         """The seat whose link the request names, or the refusal it gets (``html``: a page
         in the players' language, for a browser's address bar). A right link is always
-        served; an old game's is "over" (not a wrong link: never counted)."""
+        served at once; an old game's is "over" (not a wrong link: never counted); a wrong
+        one from an address with too many waits its turn (at most MAX_QUEUED waiting)."""
         who = request.remote or "?"
         token = request.match_info["token"]
-        if guard.blocked(who):
-            lock = queues.setdefault(who, asyncio.Lock())
-            try:
-                async with lock:
-                    await asyncio.sleep(penalty_s)
-            finally:
-                if not lock.locked() and queues.get(who) is lock:
-                    del queues[who]
         seat = hub.tokens.seat_of(token)
         if seat is not None:
             return seat
         if hub.tokens.is_over(token):
             return _refusal(410, "over", html=html)
         if guard.blocked(who):
+            lock, waiting = queues.setdefault(who, (asyncio.Lock(), [0]))
+            if waiting[0] >= MAX_QUEUED:
+                return _refusal(429, "busy", html=html, retry_s=guard.wait_s(who))
+            waiting[0] += 1
+            try:
+                async with lock:
+                    await asyncio.sleep(penalty_s)
+            finally:
+                waiting[0] -= 1
+                if waiting[0] == 0 and queues.get(who, (None,))[0] is lock:
+                    del queues[who]
             return _refusal(429, "busy", html=html, retry_s=guard.wait_s(who))
         guard.missed(who)
         return _refusal(403, "wrong", html=html, retry_s=RETRY_WRONG_S)
@@ -251,7 +262,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
         return web.Response(body=_asset(name), content_type=kinds[name], charset="utf-8")
 
     async def live(request: web.Request) -> web.StreamResponse:
-        if not _same_origin(request):
+        if not _same_origin(request, names):
             # A page on another origin that knows the link (R22): no channel, no clan.
             return web.Response(status=403, text="Not from this table's page.\n")
         seat = await _seat(request)
@@ -260,8 +271,16 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
         ws = web.WebSocketResponse(heartbeat=20.0, timeout=2.0, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         if seat in hub.live and not hub.live[seat].closed:
-            hub.waiting[seat] = ws  # one phone per seat: the table's screen asks first
-            hub.events.put((seat, "again"))
+            # One phone per seat: the table's screen asks first, once; a phone that was
+            # waiting already is told the seat is on another phone, and closed (each open
+            # socket costs the table a file: never an unbounded number of them).
+            earlier = hub.waiting.get(seat)
+            hub.waiting[seat] = ws
+            if earlier is not None and not earlier.closed:
+                await _send(earlier, {"type": "replaced"})
+                await earlier.close()
+            else:
+                hub.events.put((seat, "again"))
             # Not the seat's phone yet, so no clan; the seat's name, picture and words are
             # the link's to know (public).
             await _send(ws, {"type": "waiting", **_public(hub, seat)})
@@ -275,11 +294,13 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
         finally:
             if hub.live.get(seat) is ws:
                 del hub.live[seat]
-                # The seat's phone is gone (closed, or dropped by the heartbeat): a phone
-                # waiting for it gets the seat by itself, with or without a screen to ask.
-                waiting = hub.waiting.pop(seat, None)
-                if waiting is not None and not waiting.closed:
-                    await _welcome(hub, seat, waiting)
+                # The seat's phone is gone (closed, or dropped by the heartbeat). Where no
+                # screen can ask (headless), a phone waiting for it gets the seat by itself;
+                # at a table, only the screen's "Yes" gives it (R22: a "No" stays a no).
+                if not hub.screen:
+                    waiting = hub.waiting.pop(seat, None)
+                    if waiting is not None and not waiting.closed:
+                        await _welcome(hub, seat, waiting)
             if hub.waiting.get(seat) is ws:
                 del hub.waiting[seat]
         return ws
@@ -299,14 +320,29 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
 FONT = "phone-font.woff"
 
 
-def _same_origin(request: web.Request) -> bool:
+def _same_origin(request: web.Request, names: frozenset[str] = frozenset()) -> bool:
     """Whether the request comes from the page this server served (a browser always says
-    its page's origin on a WebSocket; a program that says none is no page at all)."""
+    its page's origin on a WebSocket; a program that says none is no page at all), by a
+    name the table's links use: an address, ``localhost``, a ``.local`` name or one of
+    ``names``. A page on another site whose name was made to point here (DNS rebinding)
+    says its own name as the Host, and is refused."""
+    host = (request.url.host or "").lower().rstrip(".")
+    if not (_is_address(host) or host == "localhost" or host.endswith(".local")
+            or host in names):
+        return False
     origin = request.headers.get("Origin")
     if origin is None:
         return True
     return origin.lower() in {f"{scheme}://{request.host}".lower() for scheme in
                               ("http", "https")}
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def refusal_texts() -> dict[str, str]:
@@ -452,6 +488,15 @@ async def tell_hint(hub: PhoneHub, seat: int, state: str, picture: bytes | None)
         await _send(ws, picture)
 
 
+async def refuse(hub: PhoneHub, seat: int) -> None:
+    """The table said "No" to "Anna's phone again?": the waiting phone gets nothing and is
+    told the seat is on another phone."""
+    new = hub.waiting.pop(seat, None)
+    if new is not None and not new.closed:
+        await _send(new, {"type": "replaced"})
+        await new.close()
+
+
 async def take_over(hub: PhoneHub, seat: int) -> None:
     """The table confirmed "Anna's phone again?": the waiting phone becomes the seat's (none
     waiting any more, as when it got the seat by itself: nothing changes)."""
@@ -515,7 +560,7 @@ class PhoneServer:
         return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
 
     async def _start(self) -> int:
-        self.app = make_app(self.hub, clock=self.clock)
+        self.app = make_app(self.hub, clock=self.clock, names=[self.host])
         # No access log, and aiohttp's error lines with every link cut out: no token logged.
         # A phone that does not answer the closing handshake holds a stop up 2 s at most.
         self.runner = web.AppRunner(self.app, access_log=None, logger=_NoTokens(self.hub),
@@ -537,6 +582,9 @@ class PhoneServer:
 
     def take_over(self, seat: int) -> None:
         asyncio.run_coroutine_threadsafe(take_over(self.hub, seat), self.loop).result(10)
+
+    def refuse(self, seat: int) -> None:
+        asyncio.run_coroutine_threadsafe(refuse(self.hub, seat), self.loop).result(10)
 
     def tell_turn(self, may_hint: set[int]) -> None:
         asyncio.run_coroutine_threadsafe(tell_turn(self.hub, may_hint), self.loop).result(10)

@@ -320,11 +320,15 @@ class App:
             devices.phones.server.take_over(seat)
             self.show(back_to)
 
+        def not_it() -> None:  # the other phone gets nothing, now or later (R22)
+            devices.phones.server.refuse(seat)
+            self.show(back_to)
+
         self.show(ConfirmScreen(
             self, title=_("{name}'s phone again?").format(name=name),
             text=_("Another phone opened {name}'s link. Is it {name}'s? The first one then "
                    "stops showing the clan.").format(name=name),
-            yes=_("Yes, use it"), no=_("No"), act=use_it, back=lambda: self.show(back_to)))
+            yes=_("Yes, use it"), no=_("No"), act=use_it, back=not_it))
 
     def quit(self, status: int = 0) -> None:
         """Leave the loop (the window closes) and exit with ``status``. Computer players'

@@ -170,7 +170,7 @@ def test_the_newest_old_links_are_kept_not_the_alphabetically_last() -> None:
 
 
 @fault("phone", "Five mistyped links from one phone, then the right one",
-       sees="the right link's page (after a second); for a wrong one a refusal in the "
+       sees="the right link's page, at once; for a wrong one a refusal in the "
             "players' language that tries again by itself",
        kept="the seat's link; wrong ones are slowed, never a right one")
 def test_mistyped_links_never_lock_the_right_one_out() -> None:
@@ -207,6 +207,7 @@ def test_mistyped_links_never_lock_the_right_one_out() -> None:
        kept="the seat's clan, on the new phone only")
 def test_a_phone_whose_predecessor_is_gone_gets_the_seat() -> None:
     hub = _hub()
+    hub.screen = False  # headless: no screen to ask (at a table only its "Yes" gives it)
 
     async def go(client: TestClient) -> None:
         url = f"/p/{hub.tokens.tokens[0]}/live"
@@ -330,3 +331,154 @@ def test_the_page_brings_its_own_font() -> None:
             i18n.set_language("en")
         missing = {c for c in words if not c.isspace() and ord(c) not in cmap}
         assert not missing, (code, sorted(missing))
+
+
+# --------------------------------------------------------------------------- second phones
+
+
+@fault("phone", "The table said \"No\" to a second phone on a seat's link, then the seat's "
+       "phone went away", sees="the refused phone: \"This seat is on another phone now\", "
+       "and never the clan; the seat's own phone gets its seat back when it returns",
+       kept="the seat's clan for its own phone (R22)")
+def test_a_phone_the_table_refused_never_gets_the_seat() -> None:
+    hub = _hub()
+    assert hub.screen  # the touchscreen's table asks "Anna's phone again?"
+    from clans_pi.phones.server import refuse
+
+    async def go(client: TestClient) -> None:
+        url = f"/p/{hub.tokens.tokens[0]}/live"
+        anna = await client.ws_connect(url)
+        assert (await anna.receive_json(timeout=10))["type"] == "hello"
+        neighbour = await client.ws_connect(url)
+        assert (await neighbour.receive_json(timeout=10))["type"] == "waiting"
+        assert (0, "again") in hub.poll()
+        await anna.close()  # Anna locks her phone before anyone answers
+        for _ in range(200):
+            if 0 not in hub.live:
+                break
+            await asyncio.sleep(0.01)
+        assert 0 not in hub.live and hub.waiting.get(0) is not None  # still only waiting
+        await refuse(hub, 0)  # "No"
+        assert await neighbour.receive_json(timeout=10) == {"type": "replaced"}
+        closing = await neighbour.receive(timeout=10)
+        assert closing.type.name in ("CLOSE", "CLOSED", "CLOSING")
+        anna = await client.ws_connect(url)  # Anna back: her seat at once
+        assert (await anna.receive_json(timeout=10))["type"] == "hello"
+        await anna.send_json({"type": "hold"})
+        assert (await anna.receive_json(timeout=10))["clan"] == "red"
+        await anna.close()
+    _run(go, hub)
+
+
+@fault("phone", "Hundreds of connections on one seat's link while its phone is connected",
+       sees="one question on the table's screen; each earlier waiting phone told the seat "
+       "is on another phone, and closed", kept="the seat's phone; the table's open files")
+def test_many_waiting_phones_on_one_link_hold_one_socket() -> None:
+    hub = _hub()
+
+    async def go(client: TestClient) -> None:
+        url = f"/p/{hub.tokens.tokens[0]}/live"
+        anna = await client.ws_connect(url)
+        await anna.receive_json()
+        extra = []
+        for _ in range(30):
+            ws = await client.ws_connect(url)
+            assert (await ws.receive_json(timeout=10))["type"] == "waiting"
+            extra.append(ws)
+        for ws in extra[:-1]:
+            assert await ws.receive_json(timeout=10) == {"type": "replaced"}
+        assert hub.waiting[0] is not None and len(hub.waiting) == 1
+        assert hub.poll().count((0, "again")) == 1  # one question, not thirty
+        for ws in (anna, *extra):
+            await ws.close()
+    _run(go, hub)
+
+
+@fault("phone", "A page on another site whose name was made to point at the table (DNS "
+       "rebinding) opens a seat's link", sees="nothing: the channel is refused",
+       kept="the seat's clan (R22)")
+def test_a_rebound_name_gets_no_channel() -> None:
+    hub = _hub()
+
+    async def go(client: TestClient) -> None:
+        url = f"/p/{hub.tokens.tokens[0]}/live"
+        port = client.port
+        for host in (f"evil.example:{port}", f"evil.example.:{port}"):
+            with pytest.raises(WSServerHandshakeError) as refused:
+                await client.ws_connect(url, headers={"Host": host,
+                                                      "Origin": f"http://{host}"})
+            assert refused.value.status == 403
+        for host in (f"127.0.0.1:{port}", f"clans-pi.local:{port}", f"localhost:{port}"):
+            ws = await client.ws_connect(url, headers={"Host": host,
+                                                       "Origin": f"http://{host}"})
+            assert (await ws.receive_json(timeout=10))["type"] == "hello"
+            await ws.close()
+    _run(go, hub)
+
+
+def test_a_damaged_file_of_old_links_is_started_afresh(tmp_path: Path) -> None:
+    from clans_pi.phones.over import FILE_NAME, OverLinks
+
+    for text in ('{"over": 5}', '{"over": true}', '{"over": {"a": 1}}', "[1, 2]", "nul"):
+        (tmp_path / FILE_NAME).write_text(text, encoding="utf-8")
+        assert OverLinks(tmp_path).load() == ()
+        links = SeatTokens.new([0]).tokens.values()
+        assert OverLinks(tmp_path).add(links) == tuple(links)
+
+
+def test_wrong_links_wait_in_one_bounded_queue_and_a_right_one_never_waits() -> None:
+    """After WRONG_LIMIT misses, wrong links wait their turn one at a time (at most
+    MAX_QUEUED of them; more get 429 at once), and the right link is answered meanwhile,
+    not after them (each waits 30 s here)."""
+    from clans_pi.phones.server import MAX_QUEUED, WRONG_LIMIT
+
+    hub = _hub()
+
+    async def go(client: TestClient) -> None:
+        for k in range(WRONG_LIMIT):
+            assert (await client.get(f"/p/wrong{k:020d}")).status == 403
+        queued = [asyncio.ensure_future(client.get(f"/p/wrong{k:020d}"))
+                  for k in range(MAX_QUEUED + 3)]
+        right = await asyncio.wait_for(client.get(f"/p/{hub.tokens.tokens[0]}"), 25)
+        assert right.status == 200  # while eight wrong ones wait their 30 s turns
+        done: set[asyncio.Future[Any]] = set()
+        while len(done) < 3:  # those beyond the queue: at once
+            more, _ = await asyncio.wait(set(queued) - done, timeout=25,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if not more:
+                break
+            done |= more
+        assert [t.result().status for t in done] == [429] * 3
+        assert sum(not t.done() for t in queued) == MAX_QUEUED
+        for t in queued:
+            t.cancel()
+    _run(go, hub, penalty_s=30)
+
+
+@fault("phone", "A headless game with a phone seat stopped after its last move, before its "
+       "end was told", sees="the next start: the results at once, each phone its own; no "
+       "wait for peeks", kept="the record, once; no save left behind")
+def test_a_headless_game_found_over_ends_at_once_with_its_phones(tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    from clans_pi import headless
+    from clans_pi.headless import run_headless
+    from clans_pi.persistence import GameStore
+    from clans_pi.session import Seat, Session
+    from tests.ui_helpers import BOARD, CHART, finished_session
+
+    done = finished_session(2)
+    seats = [Seat(done.seats[0].name, "", "human"), Seat(done.seats[1].name, "", "random")]
+    over = Session.load(done.to_record(), BOARD, CHART, seats=seats)
+    over.phone_links = SeatTokens.new([0]).to_json()
+    GameStore(tmp_path).save(over)  # the last move's save; stopped before the record
+    monkeypatch.setattr(headless, "RESULT_WAIT_S", 1)  # no phone comes for its result
+    lines: list[str] = []
+    thread = threading.Thread(target=lambda: run_headless(
+        tmp_path, ["phone", "random"], BOARD, CHART, random.Random(1), lines.append,
+        listen=("127.0.0.1", 0)), daemon=True)
+    thread.start()
+    thread.join(120)  # a hang (waiting for a peek nobody makes) is the fault
+    assert not thread.is_alive(), lines
+    assert any("the game is over" in line for line in lines)
+    assert not (tmp_path / "game.json").exists()
+    assert len(list((tmp_path / "records").glob("*.json"))) == 1

@@ -67,7 +67,7 @@ def test_render_peek_of_a_save_whose_first_seat_is_a_computer(tmp_path, capsys):
 @pytest.mark.parametrize(("phones", "said"), [
     ({"tokens": {}, "retired": 5}, "Expected `array`, got `int` - at `$.payload.phones.retired`"),
     ({"tokens": {"²": "A" * 22}, "retired": []},
-     "Expected `str` matching regex '^[0-3]$' - at `key` in `$.payload.phones.tokens`"),
+     "Expected `str` matching regex '^[0-3]\\\\Z' - at `key` in `$.payload.phones.tokens`"),
 ], ids=["retired-5", "seat-superscript-2"])
 def test_a_crafted_save_with_bad_phone_links(tmp_path, monkeypatch, capsys, phones, said):
     """At every start, on the touchscreen and headless: the bad save is moved aside once
