@@ -301,16 +301,18 @@ def _history(args: argparse.Namespace) -> int:
 
 def _analysis(args: argparse.Namespace, state_dir: Path, board: Board,
               chart: EpochChart) -> int:
-    from .history.hiding import analyse_record, percent
+    from .history.hiding import percent
+    from .history.hiding_cache import HidingCache
 
     path = Path(args.analysis)
     if path.name == args.analysis and not path.exists():
         path = state_dir / "records" / args.analysis
     data = read_json(str(path), "record")
-    try:
-        hiding = analyse_record(data, board, chart)
-    except ClansError as exc:
-        raise ClansError(f"{path.name}: {exc}") from None
+    reading = HidingCache(state_dir, board, chart).reading(data)  # kept for the screens
+    reading.wait()
+    hiding = reading.result
+    if hiding is None:
+        raise ClansError(f"{path.name}: {reading.error}")
     if args.json:
         print(json.dumps({"file": path.name, **hiding.to_json()}, indent=1))
         return 0

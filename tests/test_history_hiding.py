@@ -85,7 +85,7 @@ def test_each_seat_reads_as_the_computers_belief_does_from_its_own_seat():
                 for p in range(3):
                     if p != viewer:
                         assert hiding.players[p].by_seat[viewer][k] == pytest.approx(
-                            belief.marginals()[p][state.clan_of(p)])
+                            belief.marginals()[p][state.clan_of(p)], abs=1e-6)
 
 
 def test_an_onlooker_reads_from_the_moves_alone():

@@ -252,8 +252,8 @@ class Hiding:
         """Everything, for the cache (:meth:`from_cache` reads it back)."""
         return {"total": self.total, "guesses": [list(g) for g in self.guesses],
                 "players": [{"player": p.player, "name": p.name, "clan": p.clan,
-                             "by_seat": {str(s): list(c) for s, c in p.by_seat.items()},
-                             "onlooker": list(p.onlooker), "moves": list(p.moves),
+                             "by_seat": {str(s): _six(c) for s, c in p.by_seat.items()},
+                             "onlooker": _six(p.onlooker), "moves": list(p.moves),
                              "facts": {str(k): f.to_json() for k, f in p.facts.items()}}
                             for p in self.players]}
 
@@ -277,6 +277,10 @@ class Hiding:
                                         onlooker, moves, facts))
         guesses = tuple((int(b), int(o), str(c), float(w)) for b, o, c, w in data["guesses"])
         return cls(tuple(players), total, guesses)
+
+
+def _six(curve: Sequence[float]) -> list[float]:
+    return [round(p, 6) for p in curve]
 
 
 def analyse(final: GameState, *, guesses: Any = None,
@@ -312,9 +316,10 @@ def analyse(final: GameState, *, guesses: Any = None,
             progress(k / len(moves))
     players = []
     for p in range(n):
-        by_seat = {v: tuple(r[v][p] for r in rows) for v in range(n) if v != p}
+        # To a millionth: the figures a kept reading holds (hiding_cache) are the same.
+        by_seat = {v: tuple(_six([r[v][p] for r in rows])) for v in range(n) if v != p}
         players.append(PlayerHiding(p, final.players[p], clans[p], by_seat,
-                                    tuple(r[n][p] for r in rows), tuple(facts[p]),
+                                    tuple(_six([r[n][p] for r in rows])), tuple(facts[p]),
                                     facts[p]))
     return Hiding(tuple(players), len(moves), _guesses(guesses, n))
 

@@ -19,6 +19,7 @@ import pygame
 
 from .. import kiosk
 from ..history import History
+from ..history.hiding_cache import HidingCache
 from ..i18n import _
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -118,6 +119,8 @@ class App:
         self.nav = Navigator(self)  # the way between screens
         # The finished games kept beside the saved game (read from their records).
         self.history = History(store.records, board, chart) if store is not None else None
+        # How well each player hid, read once per finished game (kept beside the index).
+        self.hiding = HidingCache(store.dir, board, chart) if store is not None else None
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[tuple[str, int]] = []  # notices after it (and for how long)
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog

@@ -38,6 +38,15 @@ from .sound import Sounds
 log = logging.getLogger(__name__)
 
 
+
+def _read_history(app: App) -> None:
+    """The past games' index, then the kept readings of how well each player hid (read
+    while the family sits down, on a daemon thread)."""
+    assert app.history is not None
+    app.history.refresh()
+    if app.hiding is not None:
+        app.hiding.load()
+
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
          config: Config | None = None, notices: list[str] | None = None,
@@ -100,7 +109,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         if dim_problem:
             app.notify(dim_problem, START_NOTICE_MS)
         if app.history is not None:  # the past games' index, read while the family sits down
-            threading.Thread(target=app.history.refresh, name="clans-history",
+            threading.Thread(target=_read_history, args=(app,), name="clans-history",
                              daemon=True).start()
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
