@@ -41,7 +41,8 @@ from ..rules.constants import CLANS
 from ..rules.epochs import FAVOURABLE, HOSTILE, EpochChart
 from ..rules.errors import ClansError, RecordError
 from ..rules.moves import Move
-from ..rules.record import replay
+from ..rules.observation import Observation
+from ..rules.record import RECORD_FORMAT, replay
 from ..rules.state import GameState
 
 #: A seat's blind guess of another player's clan (it knows its own: 4 are left).
@@ -61,7 +62,7 @@ MODEL_VERSION = "hiding/1"
 
 __all__ = ["GIVEAWAY_RISE", "HIDDEN", "MAX_GIVEAWAYS", "MISLED", "MODEL_VERSION",
            "ONLOOKER_BLIND", "READ", "SEAT_BLIND", "Giveaway", "Hiding", "PlayerHiding",
-           "Verdict", "analyse", "analyse_record", "verdict_of"]
+           "Verdict", "analyse", "analyse_record", "record_of_view", "verdict_of"]
 
 _TERRAIN = {"forest": N_("forest"), "mountain": N_("mountain"), "steppe": N_("steppe"),
             "grassland": N_("grassland")}
@@ -340,6 +341,23 @@ def analyse_record(data: Any, board: Board, chart: EpochChart, *,
     if not final.is_over:
         raise RecordError(f"the game is not over after {final.ply} moves")
     return analyse(final, guesses=data.get("guesses"), progress=progress)
+
+
+def record_of_view(obs: Observation) -> dict[str, Any]:
+    """The record of a finished game from its public view: the deal, the moves and, the
+    game being over, every clan (R20). Raises RecordError before the end (R22: the clans
+    are nobody's business until then)."""
+    if obs.revealed_clans is None:
+        raise RecordError("the game is not over: its clans are secret (R22)")
+    moves = []
+    for m in obs.moves:
+        entry: dict[str, Any] = {"from": m.src, "to": m.dst}
+        if m.order is not None:
+            entry["order"] = list(m.order)
+        moves.append(entry)
+    return {"format": RECORD_FORMAT, "players": list(obs.players),
+            "clans": list(obs.revealed_clans),
+            "huts": {str(t): c for t, c in enumerate(obs.initial_huts)}, "moves": moves}
 
 
 def _guesses(raw: Any, n: int) -> tuple[tuple[int, int, str, float], ...]:

@@ -82,12 +82,12 @@ def model_digest() -> str:
 
 
 class HidingCache:
-    """The readings of the games kept in the state directory ``state_dir``."""
+    """The readings of the games kept in the state directory ``state_dir`` (None: a table
+    that keeps nothing; the readings live while it runs)."""
 
-    def __init__(self, state_dir: str | Path, board: Board, chart: EpochChart) -> None:
-        self.dir = Path(state_dir)
-        self.records = self.dir / "records"
-        self.path = self.dir / CACHE_NAME
+    def __init__(self, state_dir: str | Path | None, board: Board, chart: EpochChart) -> None:
+        self.dir = Path(state_dir) if state_dir is not None else None
+        self.path = self.dir / CACHE_NAME if self.dir is not None else None
         self.board = board
         self.chart = chart
         self._lock = threading.Lock()
@@ -107,6 +107,8 @@ class HidingCache:
     def _load(self) -> dict[str, Any]:
         if self._kept is None:
             self._kept = {}
+            if self.path is None:
+                return self._kept
             try:
                 doc = json.loads(self.path.read_text(encoding="utf-8"))
             except FileNotFoundError:
@@ -204,7 +206,7 @@ class HidingCache:
 
     def _write(self, kept: dict[str, Any]) -> None:
         try:
-            if not self.dir.is_dir():
+            if self.dir is None or self.path is None or not self.dir.is_dir():
                 return
             write_atomic(self.path, json.dumps({"key": self._key(), "games": kept},
                                                separators=(",", ":")))

@@ -39,13 +39,19 @@ log = logging.getLogger(__name__)
 
 
 
+def _read(app: App) -> None:
+    """A picture is drawn once: the screen's reading of how well each player hid first."""
+    reading = getattr(app.screen, "reading", None)
+    if reading is not None:
+        reading.wait(120)
+
+
 def _read_history(app: App) -> None:
     """The past games' index, then the kept readings of how well each player hid (read
     while the family sits down, on a daemon thread)."""
     assert app.history is not None
     app.history.refresh()
-    if app.hiding is not None:
-        app.hiding.load()
+    app.hiding.load()
 
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
@@ -266,6 +272,13 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         if not session.is_over:
             raise ClansError("the game is not over yet: --screen reveal needs a finished game")
         app.reveal()
+        _read(app)
+    elif screen == "hiding":  # the first seat's large chart of how well they hid
+        if not session.is_over:
+            raise ClansError("the game is not over yet: --screen hiding needs a finished game")
+        app.reveal()
+        _read(app)
+        app.screen.open_hiding(0)  # type: ignore[union-attr]
     elif screen == "peek":  # the first person's (a computer's clan is never drawn: R22)
         people = [k for k, seat in enumerate(session.seats) if seat.is_human]
         if not people:
@@ -291,6 +304,7 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         replay = GameReplay(record, Path(where).name, board, chart)
         replay.go(replay.total)
         app.show(ReplayScreen(app, replay, back=app.start_menu))
+        _read(app)
     else:
         raise ClansError(f"unknown screen {screen!r}; one of {', '.join(RENDER_SCREENS)}")
     app.redraw()
