@@ -129,3 +129,19 @@ def test_the_benchmark_prints_its_figures():
     assert data["players"] == 4 and data["moves"] >= 30
     assert data["pi4_60_moves_s"] == pytest.approx(
         data["analysis_s"] / data["moves"] * 60 * data["pi_factor"], rel=0.01, abs=0.002)
+
+
+def test_the_calibration_script_reads_recorded_games(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps({"levels": ["x"] * 3, "record": plain_record(s)}) + "\n"
+                             for s in (0, 1)))
+    out = subprocess.run([sys.executable, str(root / "scripts" / "hiding_calibration.py"),
+                          str(games), "--every", "5"], capture_output=True, text=True,
+                         check=True, cwd=root).stdout
+    assert out.startswith("2 games") and "seat:" in out and "onlooker:" in out
+    assert "uniform 0.750" in out and "uniform 0.800" in out
