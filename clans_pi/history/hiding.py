@@ -210,6 +210,16 @@ class PlayerHiding:
     def verdict(self) -> Verdict:
         return verdict_of(self.table)
 
+    def for_phone(self) -> dict[str, Any]:
+        """This player's own reading, as their phone shows it at the end (nobody else's:
+        the phone gets only its own seat's numbers)."""
+        return {"curve": [round(p, 4) for p in self.table], "blind": SEAT_BLIND,
+                "verdict": self.verdict.text(),
+                "title": _("How sure the others were of your clan"),
+                "giveaways": [{"move": g.move, "before": round(g.before, 4),
+                               "after": round(g.after, 4), "line": g.line()}
+                              for g in self.giveaways]}
+
     def to_json(self) -> dict[str, Any]:
         """As ``clans-pi history --analysis FILE --json`` prints it."""
         return {"name": self.name, "clan": self.clan,

@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,17 @@ class Reading:
         self.result: Hiding | None = None
         self.error: str | None = None
         self._done = threading.Event()
+        self._then: list[Callable[[Reading], None]] = []
+        self._then_lock = threading.Lock()
+
+    def then(self, fn: Callable[[Reading], None]) -> None:
+        """Call ``fn(self)`` once the reading is done (now, if it is; else on the worker's
+        thread)."""
+        with self._then_lock:
+            if not self._done.is_set():
+                self._then.append(fn)
+                return
+        fn(self)
 
     @property
     def done(self) -> bool:
@@ -57,7 +68,14 @@ class Reading:
 
     def _finish(self, result: Hiding | None, error: str | None = None) -> None:
         self.result, self.error, self.progress = result, error, 1.0
-        self._done.set()
+        with self._then_lock:
+            self._done.set()
+            then, self._then = self._then, []
+        for fn in then:
+            try:
+                fn(self)
+            except Exception:  # a listener's bug must not end the game
+                log.exception("after a reading")
 
 
 def game_digest(record: Any) -> str:

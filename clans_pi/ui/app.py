@@ -121,6 +121,7 @@ class App:
         self.history = History(store.records, board, chart) if store is not None else None
         # How well each player hid, read once per finished game (kept beside the index).
         self.hiding = HidingCache(store.dir if store is not None else None, board, chart)
+        self.table.hiding = self.hiding
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[tuple[str, int]] = []  # notices after it (and for how long)
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
