@@ -38,6 +38,7 @@ from .rules import (
     result,
     to_record,
 )
+from .rules.epochs import EpochChart
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 log = logging.getLogger("clans_pi")
@@ -153,6 +154,10 @@ def _parser() -> argparse.ArgumentParser:
                    "~/.local/state/clans-pi); its records/ holds the finished games")
     p.add_argument("--json", action="store_true",
                    help='print {"games": [...], "scoreboard": [...]} as JSON')
+    p.add_argument("--analysis", metavar="FILE",
+                   help="instead: how well each player hid their clan in the game kept as "
+                   "FILE (a record's name in records/, or a path); with --json "
+                   '{"players": [{"name", "clan", "curve", "giveaways", "verdict"}]}')
     p.set_defaults(run=_history)
 
     p = sub.add_parser("replay", help="check a game record move by move and print the outcome")
@@ -259,6 +264,8 @@ def _history(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else user_state_dir()
     if not state_dir.is_dir():
         raise ClansError(f"--state-dir {state_dir}: no such directory")
+    if args.analysis:
+        return _analysis(args, state_dir, board, chart)
     history = History(state_dir / "records", board, chart)
     games = history.refresh(log_damaged=False)
     for damaged in history.damaged:  # the list goes on without them
@@ -289,6 +296,32 @@ def _history(args: argparse.Namespace) -> int:
             read = f"{r.read_right} of {r.guessed}" if r.guessed else "-"
             print(f"  {r.name:{width}}  {r.games:5}  {r.wins:5.3g}  {r.average:7.1f}  "
                   f"{r.best:4}  {read}")
+    return 0
+
+
+def _analysis(args: argparse.Namespace, state_dir: Path, board: Board,
+              chart: EpochChart) -> int:
+    from .history.hiding import percent
+    from .history.hiding_cache import HidingCache
+
+    path = Path(args.analysis)
+    if path.name == args.analysis and not path.exists():
+        path = state_dir / "records" / args.analysis
+    data = read_json(str(path), "record")
+    reading = HidingCache(state_dir, board, chart).reading(data)  # kept for the screens
+    reading.wait()
+    hiding = reading.result
+    if hiding is None:
+        raise ClansError(f"{path.name}: {reading.error}")
+    if args.json:
+        print(json.dumps({"file": path.name, **hiding.to_json()}, indent=1))
+        return 0
+    print(f"How well each player hid their clan ({path.name}, {hiding.total} moves):")
+    for p in hiding.players:
+        print(f"  {p.name} ({p.clan}): {p.verdict.text()}; the table's reading "
+              f"{percent(p.table[0])} % -> {percent(p.table[-1])} %")
+        for g in p.giveaways:
+            print(f"    {g.line()}")
     return 0
 
 

@@ -8,7 +8,8 @@ from typing import Final
 #: Clockwise turns of the picture the ``rotate`` setting accepts.
 ROTATIONS: Final = (0, 90, 180, 270)
 #: Screens ``clans-pi render`` can draw.
-RENDER_SCREENS: Final = ("play", "peek", "reveal", "board", "rules", "start", "replay")
+RENDER_SCREENS: Final = ("play", "peek", "reveal", "board", "rules", "start", "replay",
+                          "hiding")
 DEFAULT_SIZE: Final = (800, 480)
 #: The smallest picture (as drawn, after any rotation) every screen lays out: the 3.5"
 #: 480x320 displays. Upright pictures need the same width (tests/test_ui_layout.py).

@@ -50,6 +50,7 @@ SHOTS = (
     ("rules-800x480.png", "rules", "800x480", 0),
     ("board-800x480.png", "board", "800x480", None),
     ("replay-800x480.png", "replay", "800x480", None),
+    ("hiding-800x480.png", "hiding", "800x480", None),
 )
 #: Screens a render cannot reach, made by touching the app as a player does: (file name,
 #: what is done, moves played first).

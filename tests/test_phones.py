@@ -559,3 +559,51 @@ def test_the_link_names_the_pi_s_address_on_the_home_network_or_its_own_hotspot(
     assert reachable_host("0.0.0.0", hotspot_only) == "10.42.0.1"
     nothing = routes({})
     assert reachable_host("0.0.0.0", nothing) == socket_module.gethostname() + ".local"
+
+
+def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
+    """Issue 32: after the game the seat's phone gets how sure the others were of its clan,
+    move by move: its own numbers only (R22 before the end; after it, still nobody
+    else's); a phone that opens the page later gets it too."""
+    from aiohttp import ClientSession
+
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.history.hiding import analyse_record, record_of_view
+    from tests.ui_helpers import BOARD, CHART, finished_session
+
+    config = Config()
+    config.seats[2] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    session = finished_session(3)
+    hiding = analyse_record(record_of_view(session.public()), BOARD, CHART)
+    devices = SeatDevices.open(config)
+    try:
+        devices.deal(session)
+        url = devices.phone_url(1) + "/live"
+
+        async def phone() -> tuple[dict, dict]:
+            async with ClientSession() as http:
+                ws = await http.ws_connect(url)
+                await ws.receive_json(timeout=5)
+                devices.results(session)
+                await ws.receive_json(timeout=5)  # the result
+                devices.hiding(session, hiding)
+                chart = await ws.receive_json(timeout=5)
+                await ws.close()
+                late = await http.ws_connect(url)
+                await late.receive_json(timeout=5)  # hello
+                await late.receive_json(timeout=5)  # the result
+                again = await late.receive_json(timeout=5)
+                await late.close()
+                return chart, again
+
+        chart, again = asyncio.run(phone())
+        assert chart == again and chart["type"] == "hiding"
+        own = hiding.of(session.seats[1].name)
+        assert set(chart) == {"type", "curve", "blind", "verdict", "title", "giveaways"}
+        assert chart["curve"] == [round(p, 4) for p in own.table]
+        assert chart["verdict"] == own.verdict.text() and chart["blind"] == 0.25
+        assert [g["move"] for g in chart["giveaways"]] == [g.move for g in own.giveaways]
+    finally:
+        devices.close()

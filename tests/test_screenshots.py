@@ -31,6 +31,6 @@ def test_the_phone_page_s_screenshot_matches_a_fresh_one_from_the_browser():
 def test_readme_shows_them():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     made = sorted(p.name for p in (ROOT / "scripts" / "screenshots").glob("*.png"))
-    assert len(made) == 11  # ten renders and the phone's page
+    assert len(made) == 12  # eleven renders and the phone's page
     for name in made:
         assert f"scripts/screenshots/{name}" in readme

@@ -130,6 +130,23 @@ def _reveal(app):
     app.reveal()
 
 
+def _reveal_read(app):
+    """The reveal once the reading of how well each player hid is there (issue 32)."""
+    _reveal(app)
+    assert app.screen.reading.wait(60)
+
+
+def _hiding(seat: int):
+    """A player's large chart of how well they hid, opened from the reveal (issue 32)."""
+
+    def go(app):
+        _reveal_read(app)
+        app.screen.open_hiding(seat)
+        assert app.screen.name == "hiding"
+
+    return go
+
+
 def _final_board(app):
     app.table.session = finished_session(4)
     app.screen = None
@@ -157,6 +174,10 @@ def _past_replay(where: str):
                 act(screen, "epoch_next")
         if where == "result":
             act(screen, "result")
+        if where == "cards":
+            act(screen, "strip")  # the players' cards instead of the chart
+        if where in ("middle", "read"):
+            assert screen.reading.wait(60)
 
     return go
 
@@ -335,6 +356,10 @@ SCREENS = {
     "past_replay": _past_replay("middle"),
     "past_replay_end": _past_replay("end"),
     "past_result": _past_replay("result"),
+    "past_replay_cards": _past_replay("cards"),
+    "reveal_read": _reveal_read,
+    "hiding": _hiding(0),
+    "hiding_last": _hiding(3),
     **{f"rules{k + 1}": _rules_page(k) for k in range(len(PAGES))},
 }
 
@@ -347,7 +372,7 @@ def test_screen_fits(screen, size):
 
 #: The screens that show clans, again with the other look settings (R3, display.clan_marks).
 CLAN_SCREENS = ("peek_held", "play", "play_busy", "reveal", "final_board", "rules1",
-                "past_replay", "past_result")
+                "past_replay", "past_result", "reveal_read", "hiding")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -25,6 +25,7 @@ def open_replay(n: int = 4, seed: int = 7, size: tuple[int, int] = (800, 480), *
     screen = ReplayScreen(app, GameReplay(data, "x.json", BOARD, CHART),
                           back=lambda: left.append(True))
     app.show(screen)
+    assert screen.reading.wait(60)  # the chart of how well they hid: no ring to turn
     return app, clock, screen, data, left
 
 
@@ -63,6 +64,7 @@ def test_the_players_row_shows_each_seats_clan_points_and_chips_at_the_move_show
     start = screen.replay.epoch_starts[2]
     screen.replay.go(start)
     obs = screen.obs
+    act(screen, "strip")  # the players' cards instead of the chart of how well they hid
     app.redraw()
     for k, (p, card) in enumerate(zip(screen.game.players, screen.seat_cards(), strict=True)):
         inside = [d.name for d in app.canvas.records
@@ -266,6 +268,9 @@ def test_the_results_rows_stay_above_the_buttons(which, size):
     rows = [d.rect for d in app.canvas.records if d.kind == "region" and d.name[:3] == "row"]
     assert len(rows) == 4
     for b in app.screen.buttons:
+        if b.name.startswith("hiding"):  # a row's chart of how well they hid: a cell of it
+            assert sum(r.contains(b.rect) for r in rows) == 1
+            continue
         assert not any(r.colliderect(b.rect) for r in rows), f"a row runs under {b.name}"
 
 

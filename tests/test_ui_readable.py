@@ -146,7 +146,7 @@ def test_letters_are_spaced_as_the_font_designs_them(text, px):
 def test_the_reveal_says_how_sure_a_guess_was_in_words(weight, words):
     """A computer's guess at the reveal is worded by its weight (sure >= 0.9, likely >=
     0.5, else a guess): no "100 %" on a guess that may be wrong."""
-    from clans_pi.ui.screens.reveal import how_sure
+    from clans_pi.ui.guess_words import how_sure
 
     assert how_sure(weight) == words
 

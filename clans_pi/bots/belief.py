@@ -63,6 +63,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from itertools import permutations
 
 from ..rules.board import Board
 from ..rules.constants import CLAN_INDEX, CLANS, MAX_PLAYERS, MIN_PLAYERS, NUM_CLANS
@@ -148,26 +149,34 @@ def _log_evidence(total: float) -> float:
 
 class Belief:
     """A probability for each assignment of clans to the players that ``viewer`` (whose
-    clan is ``own_clan``) cannot rule out.
+    clan is ``own_clan``) cannot rule out; ``viewer`` and ``own_clan`` None: an onlooker's,
+    who holds no clan (every assignment of different clans to the players; the past games'
+    reading of how well each player hid, :mod:`clans_pi.history.hiding`).
 
     ``hypotheses`` is :func:`.base.assignments` (fixed order); ``probs`` the probability of
     each, summing to 1. Start uniform (R6: clans are dealt at random).
     """
 
     def __init__(
-        self, num_players: int, viewer: int, own_clan: str, *, beta: float = DEFAULT_BETA
+        self, num_players: int, viewer: int | None, own_clan: str | None, *,
+        beta: float = DEFAULT_BETA
     ) -> None:
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise ValueError(f"{num_players} players: a game has 2 to 4 (R6)")
-        if not 0 <= viewer < num_players:
+        if viewer is None or own_clan is None:
+            if viewer is not None or own_clan is not None:
+                raise ValueError("an onlooker has neither a seat nor a clan")
+        elif not 0 <= viewer < num_players:
             raise ValueError(f"viewer {viewer} is not one of the {num_players} players")
-        if own_clan not in CLAN_INDEX:
+        elif own_clan not in CLAN_INDEX:
             raise ValueError(f"unknown clan {own_clan!r}")
         self.num_players = num_players
         self.viewer = viewer
         self.own_clan = own_clan
         self.beta = beta
-        self.hypotheses: list[Assignment] = assignments(num_players, viewer, own_clan)
+        self.hypotheses: list[Assignment] = (
+            assignments(num_players, viewer, own_clan) if viewer is not None and own_clan
+            else list(permutations(CLANS, num_players)))
         self.probs: list[float] = [1.0 / len(self.hypotheses)] * len(self.hypotheses)
         # Per player, per clan: the summed log ratio of their moves (see move_evidence).
         self._evidence = [[0.0] * NUM_CLANS for _ in range(num_players)]
@@ -189,7 +198,13 @@ class Belief:
         mover = state_before.current_player
         if mover == self.viewer:
             return
-        ratios = move_evidence(state_before, move, self.beta)
+        self.take(mover, move_evidence(state_before, move, self.beta))
+
+    def take(self, mover: int, ratios: Sequence[float]) -> None:
+        """Take in one move of ``mover`` whose :func:`move_evidence` is ``ratios`` (one
+        evaluation of a move serves every reader of it)."""
+        if mover == self.viewer:
+            return
         row = self._evidence[mover]
         # P(this move | clan c, the player's earlier moves), up to a factor common to all
         # hypotheses: the player's evidence after the move over their evidence before it.
@@ -210,7 +225,7 @@ class Belief:
         their summed log ratios ``row``: none more than :data:`MAX_ODDS` below the likeliest
         clan the player may hold (any but the viewer's)."""
         logs = [_log_evidence(total) for total in row]
-        own = CLAN_INDEX[self.own_clan]
+        own = CLAN_INDEX[self.own_clan] if self.own_clan is not None else -1
         floor = max(v for c, v in enumerate(logs) if c != own) - _LOG_MAX_ODDS
         return [max(v, floor) for v in logs]
 
@@ -221,7 +236,8 @@ class Belief:
         if clans not in self.hypotheses:
             raise ValueError(
                 f"clans {list(clans)} cannot be: player {self.viewer} is {self.own_clan} "
-                "and every player has a different clan"
+                "and every player has a different clan" if self.viewer is not None else
+                f"clans {list(clans)} cannot be: every player has a different clan"
             )
         self.probs = [1.0 if h == clans else 0.0 for h in self.hypotheses]
 

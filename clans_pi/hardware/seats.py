@@ -21,6 +21,7 @@ from ..i18n import N_, _
 from ..rules.errors import ClansError
 
 if TYPE_CHECKING:
+    from ..history.hiding import Hiding
     from ..session import Session
 
 log = logging.getLogger(__name__)
@@ -283,6 +284,15 @@ class SeatDevices:
             result = seat_result(session, seat)
             if result is not None:
                 dev.show_result(*result)
+
+    def hiding(self, session: Session, hiding: Hiding) -> None:
+        """After the game: each phone seat gets its own chart of how well it hid (its own
+        numbers only; other devices have no screen for it)."""
+        for seat, dev in self._all():
+            show = getattr(dev, "show_hiding", None)
+            player = hiding.of(session.seats[seat].name)
+            if show is not None and player is not None:
+                show(player.for_phone())
 
     # ------------------------------------------------------------ handheld pairing
 

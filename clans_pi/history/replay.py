@@ -25,6 +25,7 @@ class GameReplay:
 
     def __init__(self, record: Any, file: str, board: Board, chart: EpochChart) -> None:
         self._state = replay(record, board, chart)  # at the end; pop() steps back
+        self.record = record  # what the reading of how well each player hid is read from
         self.game: PastGame = past_game_of(self._state, record, file)
         self.moves = self._state.moves
         self.total = len(self.moves)

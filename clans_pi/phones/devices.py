@@ -40,6 +40,10 @@ class PhoneDevice:
             "clan": shown, "label": label, "mark": mark_of(shown), "won": won,
             "place": place, "players": self.phones.players})
 
+    def show_hiding(self, hiding: dict[str, Any]) -> None:
+        """After the result: this seat's own chart of how well it hid."""
+        self.phones.server.tell_hiding(self.seat, hiding)
+
     def close(self) -> None:
         self.phones.clans.pop(self.seat, None)
 

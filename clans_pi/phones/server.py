@@ -101,6 +101,7 @@ class PhoneHub:
         self.waiting: dict[int, web.WebSocketResponse] = {}
         self.over = False
         self.results: dict[int, dict[str, Any]] = {}  # each seat's, once the game is over
+        self.hiding: dict[int, dict[str, Any]] = {}  # each seat's own chart, once read
         self.may_hint: set[int] = set()  # the seat to move, when it may ask for a hint
         self.pictures: dict[int, bytes] = {}  # each seat's player's picture (PNG), if any
         self.screen = True  # a table's screen confirms a second phone (headless: none)
@@ -429,11 +430,22 @@ async def _welcome(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
                      "hint": seat in hub.may_hint})
     if seat in hub.results:  # a phone that comes back after the end still sees its result
         await _tell_result(hub, seat, ws)
+    if seat in hub.hiding:
+        await _send(ws, {"type": "hiding", **hub.hiding[seat]})
 
 
 async def _tell_result(hub: PhoneHub, seat: int, ws: web.WebSocketResponse) -> None:
     if await _send(ws, {"type": "result", **hub.results[seat]}):
         hub.events.put((seat, "result"))
+
+
+async def tell_hiding(hub: PhoneHub, seat: int, hiding: dict[str, Any]) -> None:
+    """After the game: how sure the others were of this seat's clan, move by move (its own
+    numbers only), read once the result is shown."""
+    hub.hiding[seat] = hiding
+    ws = hub.live.get(seat)
+    if ws is not None and not ws.closed:
+        await _send(ws, {"type": "hiding", **hiding})
 
 
 async def _heard(hub: PhoneHub, seat: int, ws: web.WebSocketResponse, text: str) -> None:
@@ -595,6 +607,10 @@ class PhoneServer:
 
     def tell_result(self, seat: int, result: dict[str, Any]) -> None:
         asyncio.run_coroutine_threadsafe(tell_result(self.hub, seat, result),
+                                         self.loop).result(10)
+
+    def tell_hiding(self, seat: int, hiding: dict[str, Any]) -> None:
+        asyncio.run_coroutine_threadsafe(tell_hiding(self.hub, seat, hiding),
                                          self.loop).result(10)
 
     def stop(self) -> None:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..history.hiding import record_of_view
 from ..persistence import cannot_save
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -32,6 +33,7 @@ from .guide import Guide, GuideMemory
 
 if TYPE_CHECKING:
     from ..hardware.seats import SeatDevices
+    from ..history.hiding_cache import HidingCache
     from ..persistence import GameStore
     from ..watchdog import Notifier
 
@@ -68,6 +70,8 @@ class Table:
         self.seats: list[Seat] = []  # the last game's seats (the start screen offers them)
         self.devices = devices  # seat buttons, LEDs and handhelds; None: screen peeks only
         self.store = store  # saves the game after every move; None: nothing is saved
+        #: How well each player hid, read after the game (the phones get their own chart).
+        self.hiding: HidingCache | None = None
         self.notifier = notifier  # systemd: the status line
         # (seat, level) -> a Bot; None: no computer players are offered (a saved game's
         # computer seats then make random moves).
@@ -159,6 +163,10 @@ class Table:
         assert session is not None and session.is_over
         if self.devices is not None:
             self.devices.results(session)
+            if self.hiding is not None:  # each phone's own chart, once read
+                devices = self.devices
+                self.hiding.reading(record_of_view(session.public())).then(
+                    lambda r: devices.hiding(session, r.result) if r.result else None)
         kept: list[Path] = []
         if self.store is not None:
             store = self.store

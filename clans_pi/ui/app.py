@@ -13,12 +13,13 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from .. import kiosk
 from ..history import History
+from ..history.hiding_cache import HidingCache
 from ..i18n import _
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -118,6 +119,9 @@ class App:
         self.nav = Navigator(self)  # the way between screens
         # The finished games kept beside the saved game (read from their records).
         self.history = History(store.records, board, chart) if store is not None else None
+        # How well each player hid, read once per finished game (kept beside the index).
+        self.hiding = HidingCache(store.dir if store is not None else None, board, chart)
+        self.table.hiding = self.hiding
         self.notice: tuple[str, int] | None = None  # the one showing, and until when
         self._waiting: list[tuple[str, int]] = []  # notices after it (and for how long)
         self.notifier = notifier  # systemd: READY=1 after the first frame, then the watchdog
@@ -246,6 +250,9 @@ class App:
 
     def past_games(self, back: Callable[[], None]) -> None:
         self.nav.past_games(back)
+
+    def replay_game(self, record: Any, move: int, back: Callable[[], None]) -> None:
+        self.nav.replay_game(record, move, back)
 
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None:
         """The kiosk's Switch off, after a confirmation; ``back`` if the answer is no."""

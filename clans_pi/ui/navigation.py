@@ -19,6 +19,7 @@ from .screens.base import Host
 from .screens.confirm import ConfirmScreen
 from .screens.hint import HintScreen
 from .screens.past_games import PastGamesScreen
+from .screens.past_replay import ReplayScreen
 from .screens.peek import PeekScreen
 from .screens.play import PlayScreen
 from .screens.reveal import RevealScreen
@@ -139,6 +140,15 @@ class Navigator:
 
     def rules(self, back: Callable[[], None], *, from_game: bool = True) -> None:
         self.app.show(RulesScreen(self.app, back, from_game=from_game))
+
+    def replay_game(self, record: object, move: int, back: Callable[[], None]) -> None:
+        """The replay of the finished game ``record`` at ``move`` (the large chart of how
+        well a player hid: a give-away tapped); ``back`` returns."""
+        from ..history.replay import GameReplay
+
+        replay = GameReplay(record, "", self.app.board, self.app.chart)
+        replay.go(move)
+        self.app.show(ReplayScreen(self.app, replay, back=back))
 
     def past_games(self, back: Callable[[], None]) -> None:
         """The finished games kept on this table; ``back`` leaves them (the start screen,

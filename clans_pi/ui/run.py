@@ -38,6 +38,21 @@ from .sound import Sounds
 log = logging.getLogger(__name__)
 
 
+
+def _read(app: App) -> None:
+    """A picture is drawn once: the screen's reading of how well each player hid first."""
+    reading = getattr(app.screen, "reading", None)
+    if reading is not None:
+        reading.wait(120)
+
+
+def _read_history(app: App) -> None:
+    """The past games' index, then the kept readings of how well each player hid (read
+    while the family sits down, on a daemon thread)."""
+    assert app.history is not None
+    app.history.refresh()
+    app.hiding.load()
+
 def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: bool,
          rotate: int, seed: int | None, load: Any = None, first_frame_only: bool = False,
          config: Config | None = None, notices: list[str] | None = None,
@@ -100,7 +115,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         if dim_problem:
             app.notify(dim_problem, START_NOTICE_MS)
         if app.history is not None:  # the past games' index, read while the family sits down
-            threading.Thread(target=app.history.refresh, name="clans-history",
+            threading.Thread(target=_read_history, args=(app,), name="clans-history",
                              daemon=True).start()
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
@@ -257,6 +272,13 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         if not session.is_over:
             raise ClansError("the game is not over yet: --screen reveal needs a finished game")
         app.reveal()
+        _read(app)
+    elif screen == "hiding":  # the first seat's large chart of how well they hid
+        if not session.is_over:
+            raise ClansError("the game is not over yet: --screen hiding needs a finished game")
+        app.reveal()
+        _read(app)
+        app.screen.open_hiding(0)  # type: ignore[union-attr]
     elif screen == "peek":  # the first person's (a computer's clan is never drawn: R22)
         people = [k for k, seat in enumerate(session.seats) if seat.is_human]
         if not people:
@@ -282,6 +304,7 @@ def render(data: Any, board: Board, chart: EpochChart, *, size: tuple[int, int],
         replay = GameReplay(record, Path(where).name, board, chart)
         replay.go(replay.total)
         app.show(ReplayScreen(app, replay, back=app.start_menu))
+        _read(app)
     else:
         raise ClansError(f"unknown screen {screen!r}; one of {', '.join(RENDER_SCREENS)}")
     app.redraw()

@@ -138,6 +138,52 @@ function result(msg) {
   $("status").hidden = true;
 }
 
+// After the game: how sure the others were of this seat's clan after each move (its own
+// numbers only), the blind guess dashed, the moves that gave it away marked and listed.
+function hiding(msg) {
+  const svgNS = "http://www.w3.org/2000/svg";
+  const w = 300, h = 120, curve = msg.curve || [];
+  const n = Math.max(1, curve.length - 1);
+  const at = (k, p) => [(4 + (w - 8) * k / n).toFixed(1), (h - 4 - (h - 8) * p).toFixed(1)];
+  const svg = document.createElementNS(svgNS, "svg");
+  svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+  svg.setAttribute("class", "chart");
+  const line = (cls, pts) => {
+    const el = document.createElementNS(svgNS, "polyline");
+    el.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+    el.setAttribute("class", cls);
+    svg.appendChild(el);
+  };
+  line("blind", [at(0, msg.blind), at(n, msg.blind)]);
+  line("edge", curve.map((p, k) => at(k, p)));
+  line("curve", curve.map((p, k) => at(k, p)));
+  for (const g of msg.giveaways || []) {
+    const dot = document.createElementNS(svgNS, "circle");
+    const [x, y] = at(g.move, g.after);
+    dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", "6");
+    dot.setAttribute("class", "giveaway");
+    svg.appendChild(dot);
+  }
+  const title = document.createElement("h2");
+  title.textContent = msg.title;
+  const verdict = document.createElement("p");
+  verdict.className = "verdict";
+  verdict.textContent = msg.verdict;
+  const list = document.createElement("ul");
+  for (const g of msg.giveaways || []) {
+    const item = document.createElement("li");
+    item.textContent = g.line;
+    list.appendChild(item);
+  }
+  let box = $("result").querySelector(".hiding");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "hiding";
+  }
+  box.replaceChildren(title, svg, verdict, list);
+  $("result").appendChild(box); // under the result, which came first
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/p/" + token + "/live");
@@ -159,6 +205,7 @@ function connect() {
     else if (msg.type === "clan") show(msg);
     else if (msg.type === "hidden") hide();
     else if (msg.type === "result") result(msg);
+    else if (msg.type === "hiding") hiding(msg);
     else if (msg.type === "waiting") { introduce(msg); enter("waiting"); }
     else if (msg.type === "replaced") { hide(); enter("replaced"); }
   };

@@ -4,7 +4,7 @@ buttons (tap and press-and-hold) handled once here."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
@@ -15,6 +15,7 @@ from ..widgets import Button
 if TYPE_CHECKING:
     from ...hardware.seats import SeatDevices
     from ...history import History
+    from ...history.hiding_cache import HidingCache
     from ...phones.wifi import Hotspot
     from ...rules.board import Board
     from ...rules.epochs import EpochChart
@@ -61,6 +62,7 @@ class Host(Protocol):
     hints: bool
     wifi: Hotspot | None  # the Wi-Fi the phones join, when the settings name one
     history: History | None  # the finished games kept on this table; None: none are kept
+    hiding: HidingCache  # how well each player hid, read once per finished game
 
     def clock(self) -> int: ...
 
@@ -93,6 +95,7 @@ class Host(Protocol):
     def ask_switch_off(self, back: Callable[[], None], *, game_kept: bool = False) -> None: ...
     def quit(self, status: int = 0) -> None: ...
     def past_games(self, back: Callable[[], None]) -> None: ...
+    def replay_game(self, record: Any, move: int, back: Callable[[], None]) -> None: ...
 
     def notify(self, text: str) -> None:
         """A short message over the screen for everyone (never a clan)."""

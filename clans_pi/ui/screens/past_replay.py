@@ -14,14 +14,16 @@ Playing is a timer: :meth:`ReplayScreen.wakeup` says when the next move is due a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import pygame
 
+from ...history.hiding import SEAT_BLIND
 from ...i18n import _
 from ..board_view import BoardView
 from ..canvas import Canvas, line_size
+from ..hiding_chart import Line, draw_chart, draw_ring, percent_label
 from ..icons import draw_arrow, draw_pause, draw_play, draw_step, hut_icon
 from ..layout import play_layout, split_h, split_v
 from ..panel import draw_avatar, draw_chips, draw_epoch_table, draw_score_track
@@ -31,6 +33,7 @@ from .base import Screen
 from .past_result import PastResultScreen
 
 if TYPE_CHECKING:
+    from ...history.hiding_cache import Reading
     from ...history.replay import GameReplay
     from ...rules.observation import Observation
     from ..layout import Layout
@@ -39,6 +42,8 @@ if TYPE_CHECKING:
 #: The playing speeds, slowest first: milliseconds per move, and how many times the
 #: slowest that is (the speed button's label: 1, 2, 4 and a multiplication sign).
 SPEEDS: tuple[tuple[int, int], ...] = ((1000, 1), (500, 2), (250, 4))
+#: How often (ms) the ring turns while the reading is worked out.
+RING_MS = 150
 
 
 class ReplayScreen(Screen):
@@ -56,6 +61,13 @@ class ReplayScreen(Screen):
         self.due: int | None = None
         self.lay: Layout | None = None
         self.bv: BoardView | None = None
+        # How sure the table was of each clan, move by move: the chart under the board
+        # (a tap on it shows the players' cards instead, and back).
+        self.reading: Reading = app.hiding.reading(replay.record)
+        self.show_chart = True
+        self._drawn_done = False
+        #: What the chart shows (seat -> its curve), as drawn: the tests compare it.
+        self.shown: dict[int, Sequence[float]] = {}
 
     # ------------------------------------------------------------ what is shown
 
@@ -137,9 +149,15 @@ class ReplayScreen(Screen):
     # ------------------------------------------------------------ time
 
     def wakeup(self) -> int | None:
+        if self.show_chart and not self.reading.done:
+            ring = self.app.clock() + RING_MS
+            return ring if self.due is None else min(self.due, ring)
         return self.due
 
     def tick(self, now: int) -> bool:
+        waiting = self.show_chart and not (self.reading.done and self._drawn_done)
+        if waiting and (self.due is None or now < self.due):
+            return True  # the ring turns, or the chart has just come
         if self.due is None or now < self.due:
             return False
         self.replay.step(1)
@@ -222,7 +240,12 @@ class ReplayScreen(Screen):
                    enabled=not last, draw_icon=_step_icon(forward=True, double=True)),
             Button("back", leave, _("Back"), self.back, px=lay.px(22)),
         ]
-        self.buttons = buttons
+        strip = lay.strip.inflate(-lay.pad, -lay.pad)
+        self.buttons = [Button("strip", strip, action=self.toggle_chart), *buttons]
+
+    def toggle_chart(self) -> None:
+        """The chart under the board, or the players' cards."""
+        self.show_chart = not self.show_chart
 
     def seat_cards(self) -> list[pygame.Rect]:
         """Each seat's card under the board, in table order: side by side, or one above
@@ -248,15 +271,60 @@ class ReplayScreen(Screen):
         canvas.region("panel", lay.panel)
         bv.draw(canvas, obs)  # the huts, the villages with chips and values, the last move
         canvas.region("players", lay.strip)
-        mover = self.replay.mover()
-        for k, card in enumerate(self.seat_cards()):
-            self._draw_seat(canvas, k, card, obs, moved=k == mover)
+        canvas.target("strip", self.buttons[0].rect)  # a tap: the chart or the cards
+        if self.show_chart:
+            self._draw_chart(canvas)
+        else:
+            mover = self.replay.mover()
+            for k, card in enumerate(self.seat_cards()):
+                self._draw_seat(canvas, k, card, obs, moved=k == mover)
         self._draw_header(canvas, obs)
         draw_score_track(canvas, self.scores, obs, lay.px(22), self.app.look)
         if self.chart is not None:
             draw_epoch_table(canvas, self.chart, self.replay.chart, obs.chips_taken,
                              obs.epoch if obs.end is None else 0, lay.px(18))
-        self.draw_buttons(canvas)
+        for b in self.buttons[1:]:
+            b.draw(canvas)
+
+    def _draw_chart(self, canvas: Canvas) -> None:
+        """Every player's line (how sure the table was of their clan) with the move shown
+        marked, and beside it each player with that figure at the move shown."""
+        lay = self.lay
+        assert lay is not None
+        area = lay.strip.inflate(-3 * lay.pad, -3 * lay.pad)
+        n = len(self.game.players)
+        chart, legend = split_h(area, 2.2, 1, gap=lay.pad)
+        hiding = self.reading.result
+        if hiding is None:
+            if self.reading.done:
+                canvas.paragraph(_("Could not read this game"), legend, lay.px(16), TEXT_DIM)
+            else:
+                draw_ring(canvas, chart, self.reading.progress, scale=lay.scale, name="ring")
+                canvas.paragraph(_("Reading the game"), legend, lay.px(16), TEXT_DIM)
+            self._drawn_done = self.reading.done
+            return
+        self._drawn_done = True
+        ply = self.replay.ply
+        cols = 2 if n > 2 and legend.width > legend.height * 2 else 1
+        lines = []
+        for k, cell in enumerate(_grid(legend, n, cols, gap=2)):
+            player = hiding.of(self.game.players[k].name)
+            if player is None:
+                continue
+            self.shown[k] = player.table
+            lines.append(Line(player.clan, player.table))
+            side = min(cell.height, cell.width // 3)
+            pic = pygame.Rect(cell.left, cell.centery - side // 2, side, side)
+            draw_avatar(canvas, self.replay.seats[k], k, pic)
+            hut = max(8, side * 3 // 4)
+            canvas.surface.blit(hut_icon(player.clan, hut, look=self.app.look),
+                                (pic.right + 2, cell.centery - hut // 2))
+            left = pic.right + hut + 4
+            canvas.text(percent_label(player.table[ply]),
+                        pygame.Rect(left, cell.top, cell.right - left, cell.height),
+                        lay.px(18), TEXT, align="left", min_px=lay.px(10))
+        draw_chart(canvas, chart, lines, hiding.total, look=self.app.look, scale=lay.scale,
+                   blind=SEAT_BLIND, name="replay", current=ply, background=BG)
 
     def _draw_header(self, canvas: Canvas, obs: Observation) -> None:
         """"Move 12 of 41" over the epoch (or that the game is over)."""
@@ -337,6 +405,15 @@ def _clan_and_chips(stats: pygame.Rect, line: int,
     side = min(stats.height, round(line * 1.5))
     held = pygame.Rect(stats.right - side, stats.top, side, stats.height)
     return pygame.Rect(stats.left, stats.top, held.left - gap - stats.left, stats.height), held
+
+
+def _grid(area: pygame.Rect, n: int, cols: int, *, gap: int) -> list[pygame.Rect]:
+    """``n`` cells of ``area`` in ``cols`` columns, row by row."""
+    rows = -(-n // cols)
+    cells = []
+    for r, row in enumerate(split_v(area, *([1] * rows), gap=gap)):
+        cells += split_h(row, *([1] * cols), gap=gap)[: n - r * cols]
+    return cells
 
 
 def _step_icon(*, forward: bool, double: bool) -> Callable[[pygame.Surface, pygame.Rect, Color],

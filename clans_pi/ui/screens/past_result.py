@@ -26,7 +26,8 @@ class PastResultScreen(ResultsScreen):
     name = "past_result"
 
     def __init__(self, app: Host, replay: GameReplay, back: Callable[[], None]) -> None:
-        super().__init__(app, replay.final)
+        super().__init__(app, replay.final, replay.record)
+        self.replay = replay
         self.game = replay.game
         self._back = back
 
@@ -35,6 +36,11 @@ class PastResultScreen(ResultsScreen):
                        px=self.px(22))]
 
     def back(self) -> None:
+        self._back()
+
+    def replay_at(self, move: int) -> None:
+        """Back to the replay, at ``move`` (a give-away tapped on the large chart)."""
+        self.replay.go(move)
         self._back()
 
     def _has_note(self, seat: int) -> bool:

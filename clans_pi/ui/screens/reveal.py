@@ -8,24 +8,38 @@ live game's, a past game's is :mod:`.past_result`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from ...bots.calibration import LIKELY, SURE, likeliest
+from ...bots.calibration import likeliest
+from ...history.hiding import SEAT_BLIND, record_of_view
 from ...i18n import N_, _
 from ...session import Session
 from ..canvas import Canvas
+from ..guess_words import how_sure
+from ..hiding_chart import Line, draw_chart, draw_ring
 from ..icons import draw_crown, hut_icon
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
-from ..theme import ACCENT, BG, CARD, GOOD, PANEL_HI, TEXT, TEXT_DIM
+from ..theme import ACCENT, BG, BUTTON, CARD, GOOD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
 from .final_board import FinalBoardScreen
 
 if TYPE_CHECKING:
+    from ...history.hiding_cache import Reading
     from .base import Host
+
+#: The results table's columns: player, clan, clan points, chips, total, how well hidden.
+WEIGHTS = (2.4, 1.7, 1.3, 1.1, 1.1, 3.2)
+#: The same in a narrow window (under NARROW px): the clan as its hut alone, the chart
+#: without its verdict (the large chart, a tap away, says it).
+NARROW_WEIGHTS = (3.2, 0.8, 1.3, 1.3, 1.3, 1.8)
+NARROW = 720
+#: How often (ms) the ring turns while the reading is worked out.
+RING_MS = 150
 
 REASONS = {
     "twelfth_village": N_("The twelfth village is founded. The clans are:"),
@@ -39,9 +53,16 @@ class ResultsScreen(Screen):
     under some rows (:meth:`_has_note`, :meth:`_draw_note`) and a row of buttons
     (:meth:`_buttons`). The live game's reveal and a past game's result are two of them."""
 
-    def __init__(self, app: Host, session: Session) -> None:
+    def __init__(self, app: Host, session: Session, record: Any = None) -> None:
         super().__init__(app)
         self.session = session
+        # How well each player hid: worked out on its own thread (kept once read); the
+        # charts fill in when it is ready, with a ring meanwhile.
+        self.record = record if record is not None else record_of_view(session.public())
+        self.reading: Reading = app.hiding.reading(self.record)
+        #: What each chart shows (seat -> its curve), as drawn: the tests compare it.
+        self.shown: dict[int, Sequence[float]] = {}
+        self._drawn_done = False
 
     def layout(self) -> None:
         w, h = self.size
@@ -49,9 +70,96 @@ class ResultsScreen(Screen):
         self.title = pygame.Rect(pad, pad, w - 2 * pad, round(u * 1.1))
         self.sub = pygame.Rect(pad, self.title.bottom, w - 2 * pad, round(u * 0.6))
         bottom = pygame.Rect(pad, h - u - pad, w - 2 * pad, u)
+        self.narrow = w < self.px(NARROW)
+        self.weights = NARROW_WEIGHTS if self.narrow else WEIGHTS
         self.buttons = self._buttons(bottom)
         self.table = pygame.Rect(pad, self.sub.bottom + pad, w - 2 * pad,
                                  bottom.top - pad - self.sub.bottom - pad)
+        self.chart_cells: list[pygame.Rect] = []
+        for seat, row in enumerate(self._rows()[1]):
+            cell = split_h(row.inflate(-8, -6), *self.weights, gap=4)[-1]
+            cell = pygame.Rect(cell.left, row.top, cell.width, row.height)  # a finger's room
+            self.chart_cells.append(cell)
+            self.buttons.append(Button(f"hiding{seat}", cell, action=lambda s=seat:
+                                       self.open_hiding(s)))
+
+    def _rows(self) -> tuple[pygame.Rect, list[pygame.Rect]]:
+        """The table's head and its rows (one a seat)."""
+        n = self.session.num_seats
+        row_h = min(round(self.unit * 1.5), self.table.height // (n + 1))
+        # The gap between rows shrinks where it would push the last row under the buttons
+        # (four players at 480x320).
+        gap = min(self.px(4), max(1, (self.table.height - round(row_h * (n + 0.6))) // n))
+        table = pygame.Rect(self.table.left, self.table.top, self.table.width,
+                            round(row_h * (n + 0.6)) + gap * n)
+        head, *rows = split_v(table, 0.6, *[1] * n, gap=gap)
+        return head, rows
+
+    def wakeup(self) -> int | None:
+        """While the reading is worked out: the ring turns."""
+        return None if self.reading.done else self.app.clock() + RING_MS
+
+    def tick(self, now: int) -> bool:
+        return not (self.reading.done and self._drawn_done)
+
+    def open_hiding(self, seat: int) -> None:
+        """The large chart of ``seat``'s reading (once there is one)."""
+        hiding = self.reading.result
+        if hiding is None:
+            return
+        from .hiding import HidingScreen
+
+        self.app.show(HidingScreen(self.app, hiding, self.session, seat,
+                                   back=lambda: self.app.show(self),
+                                   replay_at=self.replay_at, during=self.during(seat)))
+
+    def during(self, seat: int) -> list[tuple[int, str, float]]:
+        """What the computers believed of ``seat``'s clan at the end of play: (the seat
+        that guessed, the clan it named, its weight), from the record's kept guesses."""
+        hiding = self.reading.result
+        if hiding is None:
+            return []
+        p = self.session.player_of(seat)
+        return [(self.session.seat_of(by), clan, w) for by, of, clan, w in hiding.guesses
+                if of == p]
+
+    def replay_at(self, move: int) -> None:
+        """The game's replay at ``move`` (a give-away tapped on the large chart)."""
+        self.app.replay_game(self.record, move, back=lambda: self.app.show(self))
+
+    def _draw_hiding(self, canvas: Canvas, seat: int) -> None:
+        """``seat``'s small chart and verdict in its row's last cell (a button: tap it for
+        the large chart), or the ring while the reading is worked out."""
+        column = self.chart_cells[seat]  # the tap target: the column, the row's height
+        inner = self._rows()[1][seat].inflate(-8, -6)
+        main = split_v(inner, 1.7, 1)[0] if self._has_note(seat) else inner
+        box = pygame.Rect(column.left, main.top, column.width, main.height)
+        pygame.draw.rect(canvas.surface, BUTTON, box, border_radius=8)
+        cell = box.inflate(-6, -6)
+        if self.narrow:
+            chart, words = cell, None
+        else:
+            chart, words = split_h(cell, 1, 1.1, gap=self.px(6))
+        hiding = self.reading.result
+        name = self.session.seats[seat].name
+        player = hiding.of(name) if hiding is not None else None
+        if player is None:
+            if self.reading.done:
+                canvas.paragraph(_("Could not read this game"), words or chart, self.px(14),
+                                 TEXT_DIM)
+                return
+            draw_ring(canvas, chart, self.reading.progress, scale=self.scale,
+                      name=f"ring{seat}")
+            if words is not None:
+                canvas.paragraph(_("Reading the game"), words, self.px(14), TEXT_DIM)
+            return
+        self.shown[seat] = player.table
+        draw_chart(canvas, chart, [Line(player.clan, player.table)], hiding.total,
+                   look=self.app.look, scale=self.scale, blind=SEAT_BLIND, name=f"chart{seat}",
+                   markers=[(g.move, g.after, "") for g in player.giveaways],
+                   background=BG)
+        if words is not None:
+            canvas.paragraph(player.verdict.text(), words, self.px(15), TEXT)
 
     def _buttons(self, bottom: pygame.Rect) -> list[Button]:
         """The buttons along ``bottom``."""
@@ -83,16 +191,12 @@ class ResultsScreen(Screen):
         canvas.text(_(reason) if reason else _("The game is over. The clans are:"),
                     self.sub, self.px(20), TEXT_DIM)
         n = self.session.num_seats
-        row_h = min(round(self.unit * 1.5), self.table.height // (n + 1))
-        # The gap between rows shrinks where it would push the last row under the buttons
-        # (four players at 480x320).
-        gap = min(self.px(4), max(1, (self.table.height - round(row_h * (n + 0.6))) // n))
-        table = pygame.Rect(self.table.left, self.table.top, self.table.width,
-                            round(row_h * (n + 0.6)) + gap * n)
-        head, *rows = split_v(table, 0.6, *[1] * n, gap=gap)
-        weights = (3.2, 2.4, 1.2, 1.2, 1.2)
-        for text, cell in zip((_("Player"), _("Clan"), _("Clan pts"), _("Chips"), _("Total")),
-                              split_h(head, *weights, gap=4), strict=True):
+        head, rows = self._rows()
+        weights = self.weights
+        heads = (_("Player"), _("Clan"), _("Clan pts"), _("Chips"), _("Total"),
+                 # TRANSLATORS: the results' column of how well each player hid, narrow.
+                 _("Hidden?") if self.narrow else _("How well hidden"))
+        for text, cell in zip(heads, split_h(head, *weights, gap=4), strict=True):
             canvas.text(text, cell, self.px(16), TEXT_DIM)
         for seat, row in enumerate(rows):
             canvas.region(f"row{seat}", row)
@@ -104,7 +208,7 @@ class ResultsScreen(Screen):
             inner = row.inflate(-8, -6)
             noted = self._has_note(seat)
             main = split_v(inner, 1.7, 1)[0] if noted else inner
-            who, clan_cell, pts, chips, total = split_h(main, *weights, gap=4)
+            who, clan_cell, pts, chips, total, _chart = split_h(main, *weights, gap=4)
             side = min(who.height, who.width * 2 // 5)
             pic = pygame.Rect(who.left, who.centery - side // 2, side, side)
             draw_avatar(canvas, self.session.seats[seat], seat, pic)
@@ -116,12 +220,14 @@ class ResultsScreen(Screen):
             if won:
                 draw_crown(canvas.surface, pygame.Rect(drawn.right + 6,
                            who.centery - crown // 2, crown, crown), ACCENT)
-            side = min(clan_cell.height * 3 // 4, clan_cell.width * 2 // 5)
+            side = min(clan_cell.height * 3 // 4,
+                       clan_cell.width * (1 if self.narrow else 2) // (1 if self.narrow else 5))
             icon = pygame.Rect(clan_cell.left, clan_cell.centery - side // 2, side, side)
             canvas.surface.blit(hut_icon(clan, icon.width, look=self.app.look), icon)
-            canvas.text(self.app.look.label(clan), pygame.Rect(icon.right + 6, clan_cell.top,
-                        clan_cell.right - icon.right - 6, clan_cell.height), self.px(20),
-                        TEXT, align="left")
+            if not self.narrow:
+                label = pygame.Rect(icon.right + 6, clan_cell.top,
+                                    clan_cell.right - icon.right - 6, clan_cell.height)
+                canvas.text(self.app.look.label(clan), label, self.px(20), TEXT, align="left")
             canvas.text(str(obs.clan_points[clan]), pts, self.px(22), TEXT)
             canvas.text(str(obs.chips[p]), chips, self.px(22), TEXT)
             canvas.text(str(obs.scores[p]), total, self.px(26), ACCENT if won else TEXT)
@@ -129,7 +235,12 @@ class ResultsScreen(Screen):
                 line = pygame.Rect(inner.left + 6, main.bottom, inner.width - 6,
                                    inner.bottom - main.bottom)
                 self._draw_note(canvas, seat, line)
-        self.draw_buttons(canvas)
+        for b in self.buttons:  # the charts' cells are drawn with their charts
+            if not b.name.startswith("hiding"):
+                b.draw(canvas)
+        for seat in range(n):
+            self._draw_hiding(canvas, seat)
+        self._drawn_done = self.reading.done
 
 
 class RevealScreen(ResultsScreen):
@@ -166,6 +277,19 @@ class RevealScreen(ResultsScreen):
 
     def _has_note(self, seat: int) -> bool:
         return not self.session.seats[seat].is_human
+
+    def during(self, seat: int) -> list[tuple[int, str, float]]:
+        """The computers' guesses of ``seat``'s clan as this reveal shows them."""
+        p = self.session.player_of(seat)
+        out = []
+        for k, worker in sorted(self.app.table.guesses().items()):
+            if k == seat or worker is None or not worker.done or worker.error is not None:
+                continue
+            guess = worker.result if isinstance(worker.result, dict) else {}
+            clan, weight = likeliest(guess.get(p))
+            if clan is not None:
+                out.append((k, clan, weight))
+        return out
 
     def _draw_note(self, canvas: Canvas, seat: int, line: pygame.Rect) -> None:
         self._draw_guess(canvas, seat, line)
@@ -204,15 +328,3 @@ class RevealScreen(ResultsScreen):
             right = clan == obs.revealed_clans[p]
             canvas.text(how_sure(sure), text, self.px(16), GOOD if right else TEXT_DIM,
                         align="left")
-
-
-def how_sure(weight: float) -> str:
-    """The words for a guess the computer gave ``weight`` (0..1)."""
-    if weight >= SURE:
-        # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
-        return _("sure")
-    if weight >= LIKELY:
-        # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
-        return _("likely")
-    # TRANSLATORS: how sure a computer player was of its guess of a player's clan.
-    return _("a guess")

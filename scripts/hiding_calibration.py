@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Is the chart of how well each player hid honest (issue 32)? The calibration of the
+after-game reading (clans_pi/history/hiding.py) over recorded tournament games.
+
+Reads games kept by ``scripts/belief_sweep.py play`` (one JSON line each: the seats' levels
+and the record), reads each with the hiding analysis, and for every move, every player and
+every reader (each other seat; an onlooker separately), takes the probability the reader
+put on each clan the player may hold (4 for a seat, 5 for an onlooker) with whether it was
+the true clan. Prints the reliability table (bins of 0.1: count, mean probability, how
+often right), the Brier score of the seats' readings against the uniform guess's (0.75)
+and the expected calibration error; the same for the onlooker (uniform 0.8); and the
+table's curve (the chart's line: the mean over the other seats of the probability on the
+true clan) binned against how often a seat's top guess named the clan.
+
+Usage::
+
+    scripts/belief_sweep.py play --out games.jsonl --games 72 --players 2 3 4 \\
+        --levels hard,normal,easy,random --budget hard=500 normal=150 --seed 32
+    .venv/bin/python scripts/hiding_calibration.py games.jsonl [--every 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from clans_pi.bots.belief import Belief, move_evidence  # noqa: E402
+from clans_pi.bots.calibration import (  # noqa: E402
+    Guess,
+    brier,
+    expected_calibration_error,
+    outcomes,
+    reliability,
+)
+from clans_pi.rules import record  # noqa: E402
+from clans_pi.rules.board import load_default_board  # noqa: E402
+from clans_pi.rules.constants import CLANS  # noqa: E402
+from clans_pi.rules.epochs import load_default_chart  # noqa: E402
+from clans_pi.rules.state import GameState  # noqa: E402
+
+
+def readings(rec: dict, every: int):
+    """Per reader kind ("seat", "onlooker"): (probabilities over the possible clans, the
+    true clan) after every ``every``-th move, for every player the reader does not hold."""
+    board, chart = load_default_board(), load_default_chart()
+    final = record.replay(rec, board, chart, undo=False)
+    n, clans = final.num_players, final.clans
+    huts = {t: CLANS[c] for t, c in enumerate(final.initial_huts)}
+    state = GameState(board, chart, final.players, clans, huts)
+    seats = [Belief(n, v, clans[v]) for v in range(n)]
+    onlooker = Belief(n, None, None)
+    out: dict[str, list[Guess]] = {"seat": [], "onlooker": []}
+    for k, move in enumerate(final.moves, start=1):
+        mover = state.current_player
+        ratios = move_evidence(state, move)
+        for b in (*seats, onlooker):
+            b.take(mover, ratios)
+        state.push(move, undo=False)
+        if k % every:
+            continue
+        for kind, beliefs in (("seat", seats), ("onlooker", [onlooker])):
+            for b in beliefs:
+                for p, dist in b.marginals().items():
+                    out[kind].append(Guess.of(dist, clans[p], ruled_out=[b.own_clan]
+                                              if b.own_clan is not None else []))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="+")
+    parser.add_argument("--every", type=int, default=1, help="every n-th move (1: all)")
+    args = parser.parse_args()
+    by_kind: dict[str, list] = {"seat": [], "onlooker": []}
+    games = 0
+    for path in args.games:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            game = json.loads(line)
+            for kind, rows in readings(game["record"], args.every).items():
+                by_kind[kind] += rows
+            games += 1
+    print(f"{games} games")
+    for kind, rows in by_kind.items():
+        pairs = outcomes(rows)
+        score = sum(brier(g) for g in rows) / len(rows)
+        k = len(rows[0].probs)
+        uniform = (k - 1) / k
+        ece = expected_calibration_error(pairs)
+        top = sum(max(g.probs, key=g.probs.__getitem__) == g.truth for g in rows) / len(rows)
+        print(f"\n{kind}: {len(rows)} readings (move x player x reader), {len(pairs)} "
+              f"probabilities; Brier {score:.3f} (uniform {uniform:.3f}), ECE {ece:.3f}, "
+              f"top guess right {top:.3f}")
+        print("  p bin      count  mean p  observed")
+        for b in reliability(pairs):
+            if b.count:
+                print(f"  {b.lo:.1f}-{b.hi:.1f}  {b.count:8d}  {b.mean:6.3f}  {b.observed:8.3f}")
+
+
+if __name__ == "__main__":
+    main()
