@@ -135,7 +135,7 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
         table.play_out(clock_ms)
         kept = table.finish()
         if served is not None:
-            _phones_told(session, served, say, store)
+            _phones_told(session, served, say, store, board, chart)
     finally:
         if served is not None:
             served.close()
@@ -184,19 +184,29 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
 
 
 def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
-                 store: GameStore) -> None:
-    """The end: each phone shows its seat's clan, place and whether it won (R20, R21), as
-    at the screen's table; a phone not connected then has RESULT_WAIT_S to come back for
-    it before the server stops. The game's links are over from now on."""
+                 store: GameStore, board: Board, chart: EpochChart) -> None:
+    """The end: each phone shows its seat's clan, place and whether it won (R20, R21), and
+    its own chart of how well it hid, as at the screen's table; a phone not connected then
+    has RESULT_WAIT_S to come back for it before the server stops. The game's links are
+    over from now on."""
     from .hardware.seats import seat_result
+    from .history.hiding import RecordError, analyse_record, record_of_view
     from .phones.devices import PhoneDevice
     from .phones.over import OverLinks
 
+    try:  # a few hundredths of a second: no worker needed here
+        hiding = analyse_record(record_of_view(session.public()), board, chart)
+    except RecordError as exc:
+        say(f"how well each player hid: not read ({exc})")
+        hiding = None
     waiting = set(served.seats)
     for seat in served.seats:
         result = seat_result(session, seat)
         if result is not None:
             PhoneDevice(seat, served).show_result(*result)
+        player = hiding.of(session.seats[seat].name) if hiding is not None else None
+        if player is not None:
+            PhoneDevice(seat, served).show_hiding(player.for_phone())
     OverLinks(store.dir).add(served.links())
     until = time.monotonic() + RESULT_WAIT_S
     told = False

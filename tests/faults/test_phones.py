@@ -67,13 +67,15 @@ def test_the_end_of_a_headless_game_shows_each_phone_its_result(tmp_path: Path) 
             ws = await http.ws_connect(links[0] + "/live")
             assert (await ws.receive_json(timeout=10))["type"] == "hello"
             await ws.send_json({"type": "seen"})
-            while True:  # until the game is over (a random game: a second or two)
+            got: dict[str, Any] = {}
+            while "hiding" not in got:  # the end (a random game: a second or two)
                 msg = await ws.receive_json(timeout=60)
-                if msg["type"] == "result":
-                    await ws.close()
-                    return msg
+                got[msg["type"]] = msg
+            await ws.close()
+            return got
 
-    result = asyncio.run(phone())
+    told = asyncio.run(phone())
+    result, hiding = told["result"], told["hiding"]
     thread.join(60)
     assert done, "the game did not end"
     session = done[0]
@@ -82,6 +84,11 @@ def test_the_end_of_a_headless_game_shows_each_phone_its_result(tmp_path: Path) 
     assert result["clan"] == obs.revealed_clans[p] and result["players"] == 2
     assert result["won"] == (p in obs.winners)
     assert result["place"] == 1 + sum(s > obs.scores[p] for s in obs.scores)
+    # Its own chart of how well it hid, as the touchscreen's phones get it.
+    from clans_pi.history.hiding import analyse_record, record_of_view
+
+    own = analyse_record(record_of_view(obs), BOARD, CHART).of(session.seats[0].name)
+    assert {k: v for k, v in hiding.items() if k != "type"} == own.for_phone()
 
 
 # --------------------------------------------------------------------------- old links
