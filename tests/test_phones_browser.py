@@ -349,3 +349,33 @@ def test_a_waiting_phone_gets_the_seat_once_the_first_is_gone(served, chromium):
         other.wait_for_selector(".swatch.clan-red")
     finally:
         second.close()
+
+
+def test_the_phone_s_own_chart_of_how_well_it_hid_is_drawn_in_its_clan_s_colour(browser):
+    """At the end the page draws the seat's own curve (issue 32) in its clan's colour, with
+    its give-aways marked and listed and its verdict in words."""
+    clans = {1: "red"}
+    hub = PhoneHub(SeatTokens.new([1]), {1: PhoneSeat("Ben", "")},
+                   lambda seat: ("red", "Red") if seat in clans else None)
+    server = PhoneServer(hub, "127.0.0.1", 0)
+    port = server.start()
+    try:
+        page = _open(browser, f"http://127.0.0.1:{port}/p/{hub.tokens.tokens[1]}")
+        hub.over = True
+        server.tell_result(1, {"clan": "red", "label": "Red", "mark": None, "won": False,
+                               "place": 2, "players": 3})
+        server.tell_hiding(1, {"curve": [0.25, 0.3, 0.72, 0.8], "blind": 0.25,
+                               "verdict": "Read from move 2", "title": "How sure",
+                               "giveaways": [{"move": 2, "before": 0.3, "after": 0.72,
+                                              "line": "move 2: red huts, 30 % to 72 %"}]})
+        page.wait_for_selector("#result .hiding .curve")
+        stroke = page.eval_on_selector("#result .hiding .curve",
+                                       "e => getComputedStyle(e).stroke")
+        assert stroke == "rgb(250, 35, 10)"  # the red clan's colour (phone.css, palette)
+        assert page.locator("#result .hiding circle.giveaway").count() == 1
+        assert page.inner_text("#result .hiding .verdict") == "Read from move 2"
+        assert page.inner_text("#result .hiding li") == "move 2: red huts, 30 % to 72 %"
+        points = page.get_attribute("#result .hiding .curve", "points").split()
+        assert len(points) == 4  # one point a move and the deal
+    finally:
+        server.stop()

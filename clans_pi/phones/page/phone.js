@@ -126,9 +126,12 @@ function introduce(msg) {
   }
 }
 
+let resultClan = null; // the seat's clan once revealed: its chart is drawn in its colour
+
 function result(msg) {
   // The game is over: the clans are revealed, so the result stays on the page.
   hide();
+  resultClan = msg.clan;
   const how = document.createElement("p");
   how.className = "result";
   how.textContent = msg.won ? texts.won : texts.place
@@ -180,6 +183,7 @@ function hiding(msg) {
     box = document.createElement("div");
     box.className = "hiding";
   }
+  box.className = "hiding" + (resultClan ? " clan-" + resultClan : "");
   box.replaceChildren(title, svg, verdict, list);
   $("result").appendChild(box); // under the result, which came first
 }
