@@ -61,12 +61,21 @@ TOUCHED = (
 )
 
 
-def _game(moves: int | None) -> dict:
-    rng = random.Random(2026)
-    state = deal(load_default_board(), PLAYERS, rng, load_default_chart())
+def _game(moves: int | None, *, seed: int = 2026, easy_first: bool = False) -> dict:
+    """A seeded game of random movers (``easy_first``: the first player plays Easy, for its
+    clan, so that its chart of how well it hid has moves that gave it away)."""
+    from clans_pi.bots import make_bot
+
+    board, chart = load_default_board(), load_default_chart()
+    rng = random.Random(seed)
+    state = deal(board, PLAYERS, rng, chart)
     mover = RandomMover(rng=rng)
+    easy = make_bot("easy", board, chart, seed=seed) if easy_first else None
     while not state.is_over and (moves is None or state.ply < moves):
-        state.play(mover.choose(state))
+        if easy is not None and state.current_player == 0:
+            state.play(easy.choose(state.observation(0)))
+        else:
+            state.play(mover.choose(state))
     return to_json(state)
 
 
@@ -112,7 +121,10 @@ def render_all(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         for name, screen, size, moves in SHOTS:
             game = Path(tmp) / f"{name}.json"
-            game.write_text(json.dumps(_game(moves)))
+            # The large chart: a player read by the table, its give-aways listed.
+            played = (_game(moves, seed=2028, easy_first=True) if screen == "hiding"
+                      else _game(moves))
+            game.write_text(json.dumps(played))
             target = out / name
             code = clans_pi(["render", str(game), "--screen", screen, "--size", size,
                              "-o", str(target)])
