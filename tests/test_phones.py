@@ -607,3 +607,37 @@ def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
         assert [g["move"] for g in chart["giveaways"]] == [g.move for g in own.giveaways]
     finally:
         devices.close()
+
+
+def test_the_end_at_the_table_sends_each_phone_its_own_chart_once_read(tmp_path):
+    """Table.finish: each phone seat's own chart of how well it hid reaches its phone when
+    the background reading is done (issue 32), and only its own (R22 holds anyway after
+    the end, but a phone shows its seat)."""
+    from clans_pi.config import Config
+    from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.history.hiding import analyse_record, record_of_view
+    from tests.ui_helpers import BOARD, CHART, display_app, finished_session
+
+    config = Config()
+    config.seats[1] = "phone"
+    config.listen = ("127.0.0.1", 0)
+    config.state_dir = tmp_path
+    devices = SeatDevices.open(config)
+    try:
+        with display_app() as (app, _clock):
+            session = finished_session(3)
+            app.table.devices = devices
+            devices.use_phones([0])
+            devices.deal(session)
+            app.table.session = session
+            app.table.finish()
+            hub = devices.phones.hub
+            for _ in range(500):
+                if 0 in hub.hiding:
+                    break
+                time.sleep(0.02)
+            own = analyse_record(record_of_view(session.public()), BOARD, CHART).of(
+                session.seats[0].name)
+            assert hub.hiding == {0: own.for_phone()}
+    finally:
+        devices.close()
