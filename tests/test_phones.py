@@ -5,6 +5,7 @@ another seat (R22), old codes, headers, and a real server on a thread."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -307,11 +308,10 @@ def test_a_phone_seat_at_the_table_shows_its_code_and_the_deal_goes_on_when_it_c
         devices.close()
 
 
-def test_a_second_phone_on_a_seat_s_link_waits_for_the_table_to_say_yes():
-    """One phone per seat: a second phone opening the same code takes over only after the
-    Pi's screen asks "Anna's phone again?" and someone confirms."""
-    from aiohttp import ClientSession
-
+@contextlib.contextmanager
+def _a_game_with_a_phone_seat():
+    """A 2-player game at the table whose first seat is a phone (its server on loopback),
+    dealt: (the app, its seat devices, the first seat's live channel's address)."""
     from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
     from tests.ui_helpers import display_app, press
@@ -327,38 +327,53 @@ def test_a_second_phone_on_a_seat_s_link_waits_for_the_table_to_say_yes():
             app.pump()
             press(app, "players2")
             press(app, "start")
-            url = devices.phone_url(0) + "/live"
-            name = app.session.seats[0].name
-            clan = app.session.private(0).own_clan
-            seen: list[object] = []
-
-            async def two_phones() -> None:  # on their own thread, as phones are
-                async with ClientSession() as http:
-                    first = await http.ws_connect(url)
-                    await first.receive_json(timeout=5)
-                    second = await http.ws_connect(url)
-                    seen.append((await second.receive_json(timeout=5))["type"])  # waiting
-                    seen.append(await first.receive_json(timeout=10))  # replaced
-                    seen.append((await second.receive_json(timeout=5))["type"])  # hello
-                    await second.send_json({"type": "hold"})
-                    seen.append((await second.receive_json(timeout=5))["clan"])
-                    await second.close()
-
-            phones = threading.Thread(target=lambda: asyncio.run(two_phones()), daemon=True)
-            phones.start()
-            for _ in range(250):
-                app.pump()
-                if app.screen.name == "confirm":
-                    break
-                time.sleep(0.02)
-            assert app.screen.title == f"{name}'s phone again?"
-            assert seen == ["waiting"]  # nothing yet
-            press(app, "confirm_yes")
-            phones.join(15)
-            assert seen[1:] == [{"type": "replaced"}, "hello", clan]
-            assert app.screen.name == "peek"
+            yield app, devices, devices.phone_url(0) + "/live"
     finally:
         devices.close()
+
+
+def _wait_for_the_question(app) -> None:
+    for _ in range(250):
+        app.pump()
+        if app.screen.name == "confirm":
+            break
+        time.sleep(0.02)
+    assert app.screen.name == "confirm"
+
+
+def test_a_second_phone_on_a_seat_s_link_waits_for_the_table_to_say_yes():
+    """One phone per seat: a second phone opening the same code takes over only after the
+    Pi's screen asks "Anna's phone again?" and someone confirms."""
+    from aiohttp import ClientSession
+
+    from tests.ui_helpers import press
+
+    with _a_game_with_a_phone_seat() as (app, _devices, url):
+        name = app.session.seats[0].name
+        clan = app.session.private(0).own_clan
+        seen: list[object] = []
+
+        async def two_phones() -> None:  # on their own thread, as phones are
+            async with ClientSession() as http:
+                first = await http.ws_connect(url)
+                await first.receive_json(timeout=5)
+                second = await http.ws_connect(url)
+                seen.append((await second.receive_json(timeout=5))["type"])  # waiting
+                seen.append(await first.receive_json(timeout=10))  # replaced
+                seen.append((await second.receive_json(timeout=5))["type"])  # hello
+                await second.send_json({"type": "hold"})
+                seen.append((await second.receive_json(timeout=5))["clan"])
+                await second.close()
+
+        phones = threading.Thread(target=lambda: asyncio.run(two_phones()), daemon=True)
+        phones.start()
+        _wait_for_the_question(app)
+        assert app.screen.title == f"{name}'s phone again?"
+        assert seen == ["waiting"]  # nothing yet
+        press(app, "confirm_yes")
+        phones.join(15)
+        assert seen[1:] == [{"type": "replaced"}, "hello", clan]
+        assert app.screen.name == "peek"
 
 
 def test_a_second_phone_the_table_says_no_to_is_sent_away_with_nothing():
@@ -366,53 +381,30 @@ def test_a_second_phone_the_table_says_no_to_is_sent_away_with_nothing():
     phone and closed; Anna's phone keeps the seat and its clan (R22)."""
     from aiohttp import ClientSession
 
-    from clans_pi.config import Config
-    from clans_pi.hardware.seats import SeatDevices
-    from tests.ui_helpers import display_app, press
+    from tests.ui_helpers import press
 
-    config = Config()
-    config.seats[1] = "phone"
-    config.listen = ("127.0.0.1", 0)
-    devices = SeatDevices.open(config)
-    try:
-        with display_app() as (app, _clock):
-            app.table.devices = devices
-            app.start_menu()
-            app.pump()
-            press(app, "players2")
-            press(app, "start")
-            url = devices.phone_url(0) + "/live"
-            clan = app.session.private(0).own_clan
-            seen: list[object] = []
-            answered = threading.Event()
+    with _a_game_with_a_phone_seat() as (app, _devices, url):
+        clan = app.session.private(0).own_clan
+        seen: list[object] = []
 
-            async def two_phones() -> None:
-                async with ClientSession() as http:
-                    first = await http.ws_connect(url)
-                    await first.receive_json(timeout=5)
-                    second = await http.ws_connect(url)
-                    seen.append((await second.receive_json(timeout=5))["type"])  # waiting
-                    seen.append(await second.receive_json(timeout=10))  # replaced
-                    answered.set()
-                    await first.send_json({"type": "hold"})
-                    seen.append((await first.receive_json(timeout=5))["clan"])
-                    await first.close()
+        async def two_phones() -> None:
+            async with ClientSession() as http:
+                first = await http.ws_connect(url)
+                await first.receive_json(timeout=5)
+                second = await http.ws_connect(url)
+                seen.append((await second.receive_json(timeout=5))["type"])  # waiting
+                seen.append(await second.receive_json(timeout=10))  # replaced
+                await first.send_json({"type": "hold"})
+                seen.append((await first.receive_json(timeout=5))["clan"])
+                await first.close()
 
-            phones = threading.Thread(target=lambda: asyncio.run(two_phones()), daemon=True)
-            phones.start()
-            for _ in range(250):
-                app.pump()
-                if app.screen.name == "confirm":
-                    break
-                time.sleep(0.02)
-            assert app.screen.name == "confirm"
-            press(app, "confirm_no")
-            phones.join(15)
-            assert answered.is_set()
-            assert seen == ["waiting", {"type": "replaced"}, clan]
-            assert app.screen.name == "peek"
-    finally:
-        devices.close()
+        phones = threading.Thread(target=lambda: asyncio.run(two_phones()), daemon=True)
+        phones.start()
+        _wait_for_the_question(app)
+        press(app, "confirm_no")
+        phones.join(15)
+        assert seen == ["waiting", {"type": "replaced"}, clan]
+        assert app.screen.name == "peek"
 
 
 def test_a_phone_s_link_is_kept_with_the_save_and_works_after_a_restart(tmp_path):
