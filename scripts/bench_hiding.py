@@ -23,10 +23,8 @@ import argparse
 import json
 import platform
 import random
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +38,7 @@ from clans_pi.rules.constants import CLAN_INDEX  # noqa: E402
 from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.record import to_record  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
+from scripts.bench_history import median_of  # noqa: E402
 from scripts.tournament import PI_FACTOR  # noqa: E402
 
 
@@ -62,15 +61,6 @@ def long_game(deals: int, seed: int) -> dict:
             longest = state
     assert longest is not None
     return to_record(longest)
-
-
-def median_of(rounds: int, run) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
