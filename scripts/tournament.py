@@ -29,6 +29,14 @@ clan the other player may hold (count, mean probability, how often it was the tr
 the top guesses by the reveal screen's words ("a guess", "likely", "sure"), and how many
 probabilities were exactly 1 (none should be: only the reveal makes a clan certain, R20).
 
+And per level, its **readability** as seen by each level that reads (issue 33): how often
+that reader's top guess of its clan at the end was right (ties shared, with a 95 % Wilson
+interval) and the mean probability the reader gave its true clan, per reader and over all
+the other levels' readers together (``other levels``; a level reading itself, as in
+``hard,hard``, is its own row but not in that total). Lower is better hidden; chance 0.25
+for both. Random movers and the peeking level are not readers (the one guesses uniformly,
+the other was told).
+
 Usage::
 
     .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
@@ -362,6 +370,7 @@ def report(players: int, levels: list[Spec], results: list[list[SeatResult]]) ->
         print(f"{level:16} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
     report_calibration(results)
+    report_readability(results)
 
 
 def base_level(label: str) -> str:
@@ -399,6 +408,72 @@ def report_calibration(results: list[list[SeatResult]]) -> None:
             if b.count:
                 print(f"  {word:9} {b.count:5d} {b.mean:7.3f} {b.observed:7.3f}   "
                       f"(top p {b.lo:.2f}-{b.hi:.2f})")
+
+
+@dataclass(frozen=True)
+class Readability:
+    """How well ``reader`` read ``read`` at the end of the games: ``guesses`` end-of-game
+    guesses, ``right`` of them with the true clan on top (ties shared), ``true_prob`` the
+    probability given to the true clan, summed."""
+
+    read: str
+    reader: str
+    guesses: int
+    right: float
+    true_prob: float
+
+    @property
+    def top_right(self) -> float:
+        return self.right / self.guesses if self.guesses else float("nan")
+
+    @property
+    def mean_true(self) -> float:
+        return self.true_prob / self.guesses if self.guesses else float("nan")
+
+
+#: The reader of the row that adds up every other level's readers of a level.
+OTHER_LEVELS = "other levels"
+
+
+def readability(results: list[list[SeatResult]]) -> list[Readability]:
+    """Per read level (labels in the order first met): a row per reader level that reads
+    (not :data:`NOT_READERS`), sorted, then the :data:`OTHER_LEVELS` row (every reader
+    whose label is not the read level's), when there is one."""
+    pairs: dict[tuple[str, str], list[float]] = {}
+    for game in results:
+        for seat in game:
+            if base_level(seat.level) in NOT_READERS:
+                continue
+            for read, guess in seat.guesses:
+                top = max(guess.probs.values())
+                tops = [c for c, p in guess.probs.items() if p == top]
+                row = pairs.setdefault((read, seat.level), [0, 0.0, 0.0])
+                row[0] += 1
+                row[1] += (guess.truth in tops) / len(tops)
+                row[2] += guess.probs[guess.truth]
+    out = []
+    for read in dict.fromkeys(seat.level for game in results for seat in game):
+        rows = [Readability(read, reader, int(n), right, prob)
+                for (r, reader), (n, right, prob) in sorted(pairs.items()) if r == read]
+        out.extend(rows)
+        others = [x for x in rows if x.reader != read]
+        if others:
+            out.append(Readability(read, OTHER_LEVELS, sum(x.guesses for x in others),
+                                   sum(x.right for x in others),
+                                   sum(x.true_prob for x in others)))
+    return out
+
+
+def report_readability(results: list[list[SeatResult]]) -> None:
+    """The table of :func:`readability`."""
+    print("\nreadability at the end: how well each level's clan was read, by each reader "
+          "(lower is better hidden; chance 0.250 for both)")
+    print(f"{'read':16} {'reader':16} {'guesses':>7} {'top right':>9} {'95% CI':>15} "
+          f"{'p(true)':>8}")
+    for r in readability(results):
+        lo, hi = wilson(r.right, r.guesses)
+        print(f"{r.read:16} {r.reader:16} {r.guesses:7d} {r.top_right:9.3f}   "
+              f"[{lo:.3f}, {hi:.3f}] {r.mean_true:8.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:
