@@ -44,8 +44,9 @@ Usage::
 
 ``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
-easy, normal, hard, random (a uniformly random legal move and village order) and peeking
-(Hard told every player's true clan, for measuring only: scripts/peeking.py).
+easy, normal, hard, random (a uniformly random legal move and village order), peeking
+(Hard told every player's true clan, for measuring only: scripts/peeking.py) and
+peeking-normal (Normal's search told them).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
@@ -98,11 +99,13 @@ from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.observation import Observation  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
 from scripts.peeking import LEVEL as PEEKING  # noqa: E402
+from scripts.peeking import LEVEL_NORMAL as PEEKING_NORMAL  # noqa: E402
+from scripts.peeking import SEARCHES_AS as PEEKING_SEARCHES_AS  # noqa: E402
 from scripts.peeking import PeekingBot  # noqa: E402
 
-ALL_LEVELS = ("random", *LEVELS, PEEKING)
+ALL_LEVELS = ("random", *LEVELS, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
-NOT_READERS = ("random", PEEKING)
+NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
 #: How many times slower one core of a Raspberry Pi 4 runs this project's Python than one
 #: core of this machine (README, "Computer players": the n-body benchmark took 158 s on a
@@ -118,7 +121,7 @@ HERE = {"hard": 10_000, "normal": 11_000}
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
 #: A level that searches as another does (its budgets are that level's).
-SEARCHES_AS = {PEEKING: "hard"}
+SEARCHES_AS = dict(PEEKING_SEARCHES_AS)
 
 
 class RandomBot:
@@ -251,9 +254,10 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
         bot_seed = hash((seed, players, index, i)) & 0xFFFFFFFF
         if spec.level == "random":
             bots.append(RandomBot(board, chart, bot_seed))
-        elif spec.level == PEEKING:  # told the real game's clans
+        elif spec.level in PEEKING_SEARCHES_AS:  # told the real game's clans
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
-                                   budget=spec.budget, pool=_pool(spec.workers, board, chart)))
+                                   budget=spec.budget, pool=_pool(spec.workers, board, chart),
+                                   level=spec.level))
         else:
             bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
                                  pool=_pool(spec.workers, board, chart)))
