@@ -46,7 +46,8 @@ Usage::
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
 easy, normal, hard, random (a uniformly random legal move and village order), peeking
 (Hard told every player's true clan, for measuring only: scripts/peeking.py) and
-peeking-normal (Normal's search told them).
+peeking-normal (Normal's search told them), and hiding (Hard weighing how plainly each move
+shows its clan, ``--hiding W`` the weight: issue 33, not a level of the game yet).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
@@ -92,6 +93,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
 )
 from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
 from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
@@ -103,7 +105,9 @@ from scripts.peeking import LEVEL_NORMAL as PEEKING_NORMAL  # noqa: E402
 from scripts.peeking import SEARCHES_AS as PEEKING_SEARCHES_AS  # noqa: E402
 from scripts.peeking import PeekingBot  # noqa: E402
 
-ALL_LEVELS = ("random", *LEVELS, PEEKING, PEEKING_NORMAL)
+#: Hard with a weight on being read (LevelSettings.hiding, --hiding).
+HIDING = "hiding"
+ALL_LEVELS = ("random", *LEVELS, HIDING, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
 NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
@@ -121,7 +125,7 @@ HERE = {"hard": 10_000, "normal": 11_000}
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
 #: A level that searches as another does (its budgets are that level's).
-SEARCHES_AS = dict(PEEKING_SEARCHES_AS)
+SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard"}
 
 
 class RandomBot:
@@ -177,6 +181,7 @@ class Spec:
     level: str
     budget: Budget | None
     workers: int
+    hiding: float = 0.0  # the hiding level's weight on being read
 
 
 def named_budget(name: str, level: str, workers: int) -> Budget:
@@ -258,6 +263,12 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
                                    budget=spec.budget, pool=_pool(spec.workers, board, chart),
                                    level=spec.level))
+        elif spec.level == HIDING:
+            bot = SearchBot(board, chart, level="hard", seed=bot_seed, budget=spec.budget,
+                            settings=replace(LEVEL_SETTINGS["hard"], hiding=spec.hiding),
+                            pool=_pool(spec.workers, board, chart))
+            bot.level = HIDING
+            bots.append(bot)
         else:
             bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
                                  pool=_pool(spec.workers, board, chart)))
@@ -492,14 +503,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="search worker processes per computer (root parallel)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--hiding", type=float, default=0.1,
+                        help="the hiding level's weight on being read (LevelSettings.hiding)")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:
         parser.error(f"--workers {args.workers}: 1 to 64")
     budgets = parse_budgets(args.budget)
     levels = [parse_spec(text, budgets, args.workers) for text in args.levels.split(",")]
+    levels = [replace(s, hiding=args.hiding) if s.level == HIDING else s for s in levels]
     print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
     print("budgets:", ", ".join(
         f"{spec.label} {describe(spec)}" for spec in dict.fromkeys(levels)))
+    if any(s.level == HIDING for s in levels):
+        print(f"hiding weight: {args.hiding:g}")
     for players in args.players:
         # Whole rotations of each deal, so that every level sits everywhere equally often.
         games = math.ceil(args.games / players) * players
