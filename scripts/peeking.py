@@ -8,6 +8,12 @@ cost nothing. Hard against it tells how much reading the table still costs.
 It breaks the secrecy the game is built on (R22), so it lives here, beside the tournament
 that has the real game state to tell it, and never in the package: the game cannot offer
 or construct it (tests/test_peeking.py).
+
+``peeking-normal`` (:data:`LEVEL_NORMAL`) is Normal's search (settings and budget) told the
+clans the same way. Normal reads the table (its guesses) but searches every assignment
+alike; told the truth, it plays as a Normal that used a perfect reading would. At 2 players
+it is "an opponent handed Hard's true clan": Hard against it, beside Hard against Normal,
+measures what being read costs Hard against a Normal reader (issue 33).
 """
 
 from __future__ import annotations
@@ -23,18 +29,24 @@ from clans_pi.rules.epochs import EpochChart
 from clans_pi.rules.observation import Observation
 
 LEVEL = "peeking"
+#: Normal's search told the clans.
+LEVEL_NORMAL = "peeking-normal"
+#: The search level each peeking level searches as.
+SEARCHES_AS = {LEVEL: "hard", LEVEL_NORMAL: "normal"}
 
 
 class PeekingBot(SearchBot):
-    """Hard's search (:data:`LEVEL_SETTINGS` ``"hard"``) with ``clans``, every player's
-    true clan in turn order, as its only determinisation."""
+    """Hard's search (:data:`LEVEL_SETTINGS` ``"hard"``; ``level`` :data:`LEVEL_NORMAL`:
+    Normal's) with ``clans``, every player's true clan in turn order, as its only
+    determinisation."""
 
     def __init__(self, board: Board, chart: EpochChart, clans: Sequence[str], *,
                  seed: int | None = None, budget: Budget | None = None,
-                 pool: SearchPool | None = None) -> None:
-        super().__init__(board, chart, level="hard", seed=seed, budget=budget,
-                         settings=LEVEL_SETTINGS["hard"], pool=pool)
-        self.level = LEVEL
+                 pool: SearchPool | None = None, level: str = LEVEL) -> None:
+        searches_as = SEARCHES_AS[level]
+        super().__init__(board, chart, level=searches_as, seed=seed, budget=budget,
+                         settings=LEVEL_SETTINGS[searches_as], pool=pool)
+        self.level = level
         self.clans: Assignment = tuple(clans)
 
     def determinisations(self, obs: Observation) -> tuple[list[Assignment], list[float]]:

@@ -29,6 +29,14 @@ clan the other player may hold (count, mean probability, how often it was the tr
 the top guesses by the reveal screen's words ("a guess", "likely", "sure"), and how many
 probabilities were exactly 1 (none should be: only the reveal makes a clan certain, R20).
 
+And per level, its **readability** as seen by each level that reads (issue 33): how often
+that reader's top guess of its clan at the end was right (ties shared, with a 95 % Wilson
+interval) and the mean probability the reader gave its true clan, per reader and over all
+the other levels' readers together (``other levels``; a level reading itself, as in
+``hard,hard``, is its own row but not in that total). Lower is better hidden; chance 0.25
+for both. Random movers and the peeking level are not readers (the one guesses uniformly,
+the other was told).
+
 Usage::
 
     .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
@@ -36,8 +44,10 @@ Usage::
 
 ``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
-easy, normal, hard, random (a uniformly random legal move and village order) and peeking
-(Hard told every player's true clan, for measuring only: scripts/peeking.py).
+easy, normal, hard, random (a uniformly random legal move and village order), peeking
+(Hard told every player's true clan, for measuring only: scripts/peeking.py) and
+peeking-normal (Normal's search told them), and hiding (Hard weighing how plainly each move
+shows its clan, ``--hiding W`` the weight: issue 33, not a level of the game yet).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
@@ -83,6 +93,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
 )
 from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
 from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
@@ -90,11 +101,15 @@ from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.observation import Observation  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
 from scripts.peeking import LEVEL as PEEKING  # noqa: E402
+from scripts.peeking import LEVEL_NORMAL as PEEKING_NORMAL  # noqa: E402
+from scripts.peeking import SEARCHES_AS as PEEKING_SEARCHES_AS  # noqa: E402
 from scripts.peeking import PeekingBot  # noqa: E402
 
-ALL_LEVELS = ("random", *LEVELS, PEEKING)
+#: Hard with a weight on being read (LevelSettings.hiding, --hiding).
+HIDING = "hiding"
+ALL_LEVELS = ("random", *LEVELS, HIDING, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
-NOT_READERS = ("random", PEEKING)
+NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
 #: How many times slower one core of a Raspberry Pi 4 runs this project's Python than one
 #: core of this machine (README, "Computer players": the n-body benchmark took 158 s on a
@@ -110,7 +125,7 @@ HERE = {"hard": 10_000, "normal": 11_000}
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
 #: A level that searches as another does (its budgets are that level's).
-SEARCHES_AS = {PEEKING: "hard"}
+SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard"}
 
 
 class RandomBot:
@@ -166,6 +181,7 @@ class Spec:
     level: str
     budget: Budget | None
     workers: int
+    hiding: float = 0.0  # the hiding level's weight on being read
 
 
 def named_budget(name: str, level: str, workers: int) -> Budget:
@@ -243,9 +259,16 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
         bot_seed = hash((seed, players, index, i)) & 0xFFFFFFFF
         if spec.level == "random":
             bots.append(RandomBot(board, chart, bot_seed))
-        elif spec.level == PEEKING:  # told the real game's clans
+        elif spec.level in PEEKING_SEARCHES_AS:  # told the real game's clans
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
-                                   budget=spec.budget, pool=_pool(spec.workers, board, chart)))
+                                   budget=spec.budget, pool=_pool(spec.workers, board, chart),
+                                   level=spec.level))
+        elif spec.level == HIDING:
+            bot = SearchBot(board, chart, level="hard", seed=bot_seed, budget=spec.budget,
+                            settings=replace(LEVEL_SETTINGS["hard"], hiding=spec.hiding),
+                            pool=_pool(spec.workers, board, chart))
+            bot.level = HIDING
+            bots.append(bot)
         else:
             bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
                                  pool=_pool(spec.workers, board, chart)))
@@ -362,6 +385,7 @@ def report(players: int, levels: list[Spec], results: list[list[SeatResult]]) ->
         print(f"{level:16} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
     report_calibration(results)
+    report_readability(results)
 
 
 def base_level(label: str) -> str:
@@ -401,6 +425,72 @@ def report_calibration(results: list[list[SeatResult]]) -> None:
                       f"(top p {b.lo:.2f}-{b.hi:.2f})")
 
 
+@dataclass(frozen=True)
+class Readability:
+    """How well ``reader`` read ``read`` at the end of the games: ``guesses`` end-of-game
+    guesses, ``right`` of them with the true clan on top (ties shared), ``true_prob`` the
+    probability given to the true clan, summed."""
+
+    read: str
+    reader: str
+    guesses: int
+    right: float
+    true_prob: float
+
+    @property
+    def top_right(self) -> float:
+        return self.right / self.guesses if self.guesses else float("nan")
+
+    @property
+    def mean_true(self) -> float:
+        return self.true_prob / self.guesses if self.guesses else float("nan")
+
+
+#: The reader of the row that adds up every other level's readers of a level.
+OTHER_LEVELS = "other levels"
+
+
+def readability(results: list[list[SeatResult]]) -> list[Readability]:
+    """Per read level (labels in the order first met): a row per reader level that reads
+    (not :data:`NOT_READERS`), sorted, then the :data:`OTHER_LEVELS` row (every reader
+    whose label is not the read level's), when there is one."""
+    pairs: dict[tuple[str, str], list[float]] = {}
+    for game in results:
+        for seat in game:
+            if base_level(seat.level) in NOT_READERS:
+                continue
+            for read, guess in seat.guesses:
+                top = max(guess.probs.values())
+                tops = [c for c, p in guess.probs.items() if p == top]
+                row = pairs.setdefault((read, seat.level), [0, 0.0, 0.0])
+                row[0] += 1
+                row[1] += (guess.truth in tops) / len(tops)
+                row[2] += guess.probs[guess.truth]
+    out = []
+    for read in dict.fromkeys(seat.level for game in results for seat in game):
+        rows = [Readability(read, reader, int(n), right, prob)
+                for (r, reader), (n, right, prob) in sorted(pairs.items()) if r == read]
+        out.extend(rows)
+        others = [x for x in rows if x.reader != read]
+        if others:
+            out.append(Readability(read, OTHER_LEVELS, sum(x.guesses for x in others),
+                                   sum(x.right for x in others),
+                                   sum(x.true_prob for x in others)))
+    return out
+
+
+def report_readability(results: list[list[SeatResult]]) -> None:
+    """The table of :func:`readability`."""
+    print("\nreadability at the end: how well each level's clan was read, by each reader "
+          "(lower is better hidden; chance 0.250 for both)")
+    print(f"{'read':16} {'reader':16} {'guesses':>7} {'top right':>9} {'95% CI':>15} "
+          f"{'p(true)':>8}")
+    for r in readability(results):
+        lo, hi = wilson(r.right, r.guesses)
+        print(f"{r.read:16} {r.reader:16} {r.guesses:7d} {r.top_right:9.3f}   "
+              f"[{lo:.3f}, {hi:.3f}] {r.mean_true:8.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per player count")
@@ -413,14 +503,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="search worker processes per computer (root parallel)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--hiding", type=float, default=0.1,
+                        help="the hiding level's weight on being read (LevelSettings.hiding)")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:
         parser.error(f"--workers {args.workers}: 1 to 64")
     budgets = parse_budgets(args.budget)
     levels = [parse_spec(text, budgets, args.workers) for text in args.levels.split(",")]
+    levels = [replace(s, hiding=args.hiding) if s.level == HIDING else s for s in levels]
     print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
     print("budgets:", ", ".join(
         f"{spec.label} {describe(spec)}" for spec in dict.fromkeys(levels)))
+    if any(s.level == HIDING for s in levels):
+        print(f"hiding weight: {args.hiding:g}")
     for players in args.players:
         # Whole rotations of each deal, so that every level sits everywhere equally often.
         games = math.ceil(args.games / players) * players

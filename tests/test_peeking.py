@@ -147,3 +147,26 @@ def test_peeking_refuses_the_clans_of_another_game():
     bot = PeekingBot(BOARD, CHART, wrong, budget=Budget(iterations=10))
     with pytest.raises(AssertionError, match="another game"):
         bot.determinisations(state.observation(0))
+
+
+def test_peeking_normal_is_normals_search_told_the_truth(monkeypatch):
+    from scripts.peeking import LEVEL_NORMAL
+
+    state = _mid_game(11, 2, 6)
+    viewer = state.current_player
+    seen = {}
+
+    def spy(state_, sample, rng, settings, **kwargs):
+        seen["draws"] = {sample(random.Random(k)) for k in range(100)}
+        seen["settings"] = settings
+        return real(state_, sample, rng, settings, **kwargs)
+
+    real = parallel.search
+    monkeypatch.setattr(parallel, "search", spy)
+    bot = PeekingBot(BOARD, CHART, state.clans, seed=1, budget=Budget(iterations=40),
+                     level=LEVEL_NORMAL)
+    assert bot.level == LEVEL_NORMAL
+    bot.choose(state.observation(viewer))
+    assert seen["draws"] == {tuple(CLAN_INDEX[c] for c in state.clans)}
+    assert seen["settings"] == search_bot.LEVEL_SETTINGS["normal"].search
+    assert bot.guess(state.observation(viewer))[1 - viewer][state.clans[1 - viewer]] == 1.0

@@ -59,10 +59,17 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "budgets: hard@40/2 40 iterations on 2 workers, normal@30 30 iterations" in out
-    rows = [line.split() for line in out.splitlines()
+    tables = out.split("calibration of the guesses")[0]  # win rate, guesses, move time
+    rows = [line.split() for line in tables.splitlines()
             if line.startswith(("hard@40/2 ", "normal@30 "))]
     wins = {r[0]: float(r[2]) for r in rows[:2]}
     assert wins.keys() == {"hard@40/2", "normal@30"}
     assert abs(sum(wins.values()) - 1.0) < 1e-9  # every game won by someone (2 players)
     iters = {r[0]: r[5] for r in rows if len(r) == 7}
     assert iters == {"hard@40/2": "40", "normal@30": "30"}
+    # Each level's readability as seen by the other (issue 33).
+    assert "readability at the end" in out
+    read = [line.split() for line in out.split("readability at the end")[1].splitlines()]
+    assert [r[:2] for r in read if r and r[0] in ("hard@40/2", "normal@30")] == [
+        ["hard@40/2", "normal@30"], ["hard@40/2", "other"],
+        ["normal@30", "hard@40/2"], ["normal@30", "other"]]

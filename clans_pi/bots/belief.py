@@ -81,7 +81,10 @@ __all__ = [
     "PURPOSEFUL",
     "Belief",
     "BeliefTracker",
+    "OwnReading",
+    "exposure",
     "move_evidence",
+    "moves_evidence",
 ]
 
 #: How sharply a purposeful player prefers better moves (per point of heuristic value).
@@ -132,6 +135,31 @@ def move_evidence(state: GameState, move: Move, beta: float = DEFAULT_BETA) -> l
         for c in range(NUM_CLANS):
             out[c] += _log_ratio(softmax([v[c] for _, v in options], beta)[j], len(options))
     return out
+
+
+def moves_evidence(state: GameState, beta: float = DEFAULT_BETA) -> dict[Move, list[float]]:
+    """:func:`move_evidence` of every legal move of ``state`` at once (one evaluation of
+    the moves), without the village order's part (R11: it says a little more, for the few
+    moves that found two villages or more)."""
+    moves = state.legal_moves()
+    values = clan_values(state, moves)
+    n = len(moves)
+    per_clan = [softmax([v[c] for v in values], beta) for c in range(NUM_CLANS)]
+    return {m: [_log_ratio(per_clan[c][i], n) for c in range(NUM_CLANS)]
+            for i, m in enumerate(moves)}
+
+
+def exposure(row: Sequence[float], clan: str) -> float:
+    """The probability an onlooker (who holds no clan) gives ``clan`` for a player whose
+    moves' summed :func:`move_evidence` is ``row``, nothing else known about the others: how
+    plainly the moves show that clan, as every reader at the table models them (the odds
+    between two clans capped at :data:`MAX_ODDS`, as in :class:`Belief`)."""
+    logs = [_log_evidence(total) for total in row]
+    floor = max(logs) - _LOG_MAX_ODDS
+    logs = [max(v, floor) for v in logs]
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
+    return weights[CLAN_INDEX[clan]] / sum(weights)
 
 
 def _log_ratio(p: float, n: int) -> float:
@@ -308,3 +336,42 @@ class BeliefTracker:
         self._belief = Belief(n, obs.viewer, obs.own_clan, beta=self.beta)
         self._key = (obs.viewer, obs.own_clan, obs.players, obs.initial_huts)
         self._seen = ()
+
+
+class OwnReading:
+    """How the table reads one player (the viewer): the summed :func:`move_evidence` of
+    the viewer's own moves, kept up to date from its observations (public moves only, R22),
+    replaying only the moves it has not seen. ``row`` and :func:`exposure` give what a
+    reader would believe of the viewer's clan; the hiding bot weighs it (issue 33)."""
+
+    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
+        self.board = board
+        self.chart = chart
+        self.beta = beta
+        self._key: tuple | None = None
+        self._seen: tuple[Move, ...] = ()
+        self._state: GameState | None = None
+        self.row: list[float] = [0.0] * NUM_CLANS
+
+    def update(self, obs: Observation) -> GameState:
+        """Take in the moves of ``obs`` not seen yet; the public game after them (yours to
+        read, not to change)."""
+        if obs.viewer is None or obs.own_clan is None:
+            raise ValueError("a player's observation, not the public view")
+        key = (obs.viewer, obs.own_clan, obs.players, obs.initial_huts)
+        moves = obs.moves
+        if key != self._key or len(moves) < len(self._seen) or \
+                moves[: len(self._seen)] != self._seen:
+            clans = assignments(len(obs.players), obs.viewer, obs.own_clan)[0]
+            self._state = GameState(self.board, self.chart, obs.players, clans,
+                                    obs.initial_huts)
+            self._key, self._seen, self.row = key, (), [0.0] * NUM_CLANS
+        state = self._state
+        assert state is not None
+        for move in moves[len(self._seen):]:
+            if state.current_player == obs.viewer:
+                ratios = move_evidence(state, move, self.beta)
+                self.row = [a + b for a, b in zip(self.row, ratios, strict=True)]
+            state.push(move, undo=False)
+        self._seen = moves
+        return state

@@ -96,6 +96,8 @@ class Result:
     visits: dict[Move, int]  # root children: how often the searching player chose each
     #: The tree searched (to keep for the next move, :mod:`.tree`); None for a merged one.
     root: _Node | None = field(default=None, repr=False, compare=False)
+    #: Root children: the searching player's mean reward for each (empty: not given).
+    values: dict[Move, float] = field(default_factory=dict, repr=False, compare=False)
 
 
 def decode(code: int, orders: dict[int, tuple[int, ...]]) -> Move:
@@ -351,12 +353,15 @@ def walker(
 def result_of(root: _Node, done: int) -> Result:
     """The root's most visited move (then the most rewarded; then the first tried)."""
     visits: dict[Move, int] = {}
+    values: dict[Move, float] = {}
     best_code, best_n, best_w = root.actions[0], -1, 0.0
     for code, cn, cw in zip(root.actions, root.n, root.w, strict=False):
-        visits[decode(code, root.orders)] = cn
+        move = decode(code, root.orders)
+        visits[move] = cn
+        values[move] = cw / cn
         if cn > best_n or (cn == best_n and cw > best_w):
             best_code, best_n, best_w = code, cn, cw
-    return Result(decode(best_code, root.orders), done, visits, root)
+    return Result(decode(best_code, root.orders), done, visits, root, values)
 
 
 def _rewards(

@@ -160,7 +160,9 @@ def merge(parts: Sequence[RootStats]) -> Result:
     assert n, "no worker searched"
     best = max(n, key=lambda code: (n[code], w[code]))
     visits = {decode(code, orders): cn for code, cn in n.items()}
-    return Result(decode(best, orders), sum(p.iterations for p in parts), visits)
+    values = {decode(code, orders): w[code] / cn for code, cn in n.items()}
+    return Result(decode(best, orders), sum(p.iterations for p in parts), visits,
+                  values=values)
 
 
 def run_job(

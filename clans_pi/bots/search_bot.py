@@ -35,7 +35,7 @@ from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
 from .base import Assignment, Budget, Cancelled, assignments, rebuild
-from .belief import Belief, BeliefTracker
+from .belief import Belief, BeliefTracker, OwnReading, exposure, moves_evidence
 from .ismcts import Result, Settings, actions_with_orders, decode
 from .parallel import Job, PoolBroken, SearchPool, run_job
 from .tree import Tree
@@ -60,6 +60,12 @@ class LevelSettings:
     belief_sampling: bool
     #: Start each search from the last one's tree where the game went (:mod:`.tree`).
     reuse: bool = False
+    #: The weight of being read (issue 33): the move chosen maximises its mean reward
+    #: minus ``hiding`` times the probability a reader would give the bot's true clan after
+    #: it (:func:`.belief.exposure`), among the root's moves searched at least
+    #: ``hide_share`` as often as the most searched one. 0: the most searched move.
+    hiding: float = 0.0
+    hide_share: float = 0.25
 
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
@@ -108,6 +114,7 @@ class SearchBot:
         #: Worker processes to search on (:mod:`.parallel`); None: this process, one core.
         self.pool = pool
         self._tracker = BeliefTracker(board, chart)
+        self._own = OwnReading(board, chart)  # how the table reads this bot (hiding)
         self._lock = threading.Lock()  # the UI may ask for a guess while a search runs
         self._searching = threading.Lock()
         self._owner = uuid.uuid4().hex  # names this bot's trees in the pool's workers
@@ -208,8 +215,32 @@ class SearchBot:
         if result is None:
             result = run_job(job, self.board, self.chart, self._trees, state=state,
                              iterations=budget.iterations, deadline=deadline, cancel=cancel)
+        move = result.move
+        if self.settings.hiding and result.values:
+            move = self._hiding_choice(obs, result)
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
-        return result.move
+        return move
+
+    def _hiding_choice(self, obs: Observation, result: Result) -> Move:
+        """Among the root's well-searched moves, the best mean reward less the weighted
+        probability a reader would give this bot's true clan after the move (from the
+        public moves and its own clan only, R22); ties: the search's own choice."""
+        assert obs.own_clan is not None
+        state = self._own.update(obs)
+        evidence = moves_evidence(state)
+        row = self._own.row
+        most = max(result.visits.values())
+        weight = self.settings.hiding
+
+        def score(move: Move) -> float:
+            ratios = evidence[Move(move.src, move.dst)]
+            read = exposure([a + b for a, b in zip(row, ratios, strict=True)], obs.own_clan)
+            return result.values[move] - weight * read
+
+        candidates = [m for m, n in result.visits.items()
+                      if n >= self.settings.hide_share * most]
+        best = max(candidates, key=lambda m: (score(m), m == result.move))
+        return best
 
 
 def _indices(assignment: tuple[str, ...]) -> tuple[int, ...]:

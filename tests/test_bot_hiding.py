@@ -1,0 +1,127 @@
+"""Hard weighing how plainly each move shows its clan (issue 33): ``LevelSettings.hiding``.
+
+A constructed decision: the search finds two moves of nearly equal value, one that shows the
+mover's clan plainly to every reader (the belief's model, :func:`.belief.exposure`) and one
+that does not; the hiding bot picks the second, the plain one the first. And what every bot
+must keep: determinism per seed, and R22 (the others' clans never change its move)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import clans_pi.bots.search_bot as search_bot
+from clans_pi.bots import Budget
+from clans_pi.bots.base import assignments
+from clans_pi.bots.belief import OwnReading, exposure, move_evidence, moves_evidence
+from clans_pi.bots.ismcts import Result
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
+from clans_pi.rules import record
+from clans_pi.rules.moves import Move
+from tests.rules_helpers import BOARD, CHART, midgame
+
+SMALL = Budget(iterations=60)
+HIDING = replace(LEVEL_SETTINGS["hard"], hiding=0.1)
+
+
+def hider(seed: int = 7, settings=HIDING) -> SearchBot:
+    return SearchBot(BOARD, CHART, level="hard", seed=seed, budget=SMALL, settings=settings)
+
+
+def reveal_and_hide(state):
+    """The legal move after which a reader is surest of the mover's clan, and the one after
+    which it is least sure, with both exposures."""
+    me = state.current_player
+    reading = OwnReading(BOARD, CHART)
+    public = reading.update(state.observation(me))
+    assert public.legal_moves() == state.legal_moves()
+    clan = state.clan_of(me)
+    shown = {m: exposure([a + b for a, b in zip(reading.row, r, strict=True)], clan)
+             for m, r in moves_evidence(public).items()}
+    reveal = max(shown, key=shown.__getitem__)
+    hide = min(shown, key=shown.__getitem__)
+    return reveal, hide, shown[reveal], shown[hide]
+
+
+def fake_search(reveal: Move, hide: Move, monkeypatch):
+    """The search finds ``reveal`` a little better (0.51 against 0.50), both well searched."""
+
+    def run_job(job, board, chart, trees, **kwargs):
+        visits = {reveal: 100, hide: 100}
+        return Result(reveal, 200, visits, values={reveal: 0.51, hide: 0.50})
+
+    monkeypatch.setattr(search_bot, "run_job", run_job)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_hides(
+        monkeypatch, players):
+    state = midgame(20 + players, players, 2 * players)  # the mover has moved once or more
+    me = state.current_player
+    reveal, hide, shown, hidden = reveal_and_hide(state)
+    # The one shows the clan, the other not: 0.1 of their difference outweighs 0.01.
+    assert shown - hidden > 0.12, (shown, hidden)
+    fake_search(reveal, hide, monkeypatch)
+    obs = state.observation(me)
+    assert hider(settings=LEVEL_SETTINGS["hard"]).choose(obs) == reveal  # plain Hard
+    assert hider().choose(obs) == hide
+
+
+def test_a_tiny_weight_or_a_poorly_searched_hiding_move_keeps_the_searchs_choice(monkeypatch):
+    state = midgame(22, 2, 4)
+    reveal, hide, _, _ = reveal_and_hide(state)
+    fake_search(reveal, hide, monkeypatch)
+    obs = state.observation(state.current_player)
+    assert hider(settings=replace(HIDING, hiding=0.001)).choose(obs) == reveal
+
+    def run_job(job, board, chart, trees, **kwargs):  # hide searched 10 times in 110
+        return Result(reveal, 110, {reveal: 100, hide: 10},
+                      values={reveal: 0.51, hide: 0.50})
+
+    monkeypatch.setattr(search_bot, "run_job", run_job)
+    assert hider().choose(obs) == reveal
+
+
+def test_the_own_reading_is_the_summed_evidence_of_the_own_moves_only():
+    state = midgame(5, 3, 9)
+    me = state.current_player
+    replay = midgame(5, 3, 0)
+    row = [0.0] * 5
+    for move in state.moves:
+        if replay.current_player == me:
+            row = [a + b for a, b in zip(row, move_evidence(replay, move), strict=True)]
+        replay.play(move)
+    reading = OwnReading(BOARD, CHART)
+    reading.update(state.observation(me))
+    assert reading.row == pytest.approx(row)
+    # moves_evidence is move_evidence without the village order's part.
+    for move, ratios in list(moves_evidence(state).items())[:5]:
+        if len(state.village_orders(move)) <= 1:
+            assert ratios == pytest.approx(move_evidence(state, move))
+
+
+def test_the_same_observation_and_seed_give_the_same_move():
+    state = midgame(3, 3, 12)
+    obs = state.observation(state.current_player)
+    bot = hider(seed=42)
+    move = bot.choose(obs)
+    other = midgame(4, 3, 9)
+    bot.choose(other.observation(other.current_player))
+    assert bot.choose(obs) == move
+    assert hider(seed=42).choose(obs) == move
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r22_the_others_secret_clans_never_change_the_hiding_move(players):
+    state = midgame(10 + players, players, 14)
+    me = state.current_player
+    data = record.to_record(state)
+    moves = set()
+    for clans in assignments(players, me, state.clan_of(me))[:6]:
+        data["clans"] = list(clans)
+        twin = record.replay(data, BOARD, CHART)
+        obs = twin.observation(me)
+        assert obs == state.observation(me)
+        moves.add(hider().choose(obs))
+    assert len(moves) == 1
