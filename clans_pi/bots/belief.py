@@ -291,10 +291,11 @@ class Belief:
         return self.hypotheses[max(range(len(self.probs)), key=self.probs.__getitem__)]
 
 
-class BeliefTracker:
-    """A :class:`Belief` kept up to date from a player's observations, replaying only the
-    public moves it has not seen yet. An observation that does not continue what it saw
-    (an undo, a new game, another viewer) starts it again from the deal."""
+class _PublicReplay:
+    """The public game of one player's observations, kept up to date by replaying only the
+    moves not seen yet; an observation that does not continue what it saw (an undo, a new
+    game, another viewer) starts it again from the deal. Each move is handed to
+    :meth:`_take` before it is played; :meth:`_reset` starts what a subclass keeps."""
 
     def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
         self.board = board
@@ -303,75 +304,83 @@ class BeliefTracker:
         self._key: tuple | None = None
         self._seen: tuple[Move, ...] = ()
         self._state: GameState | None = None
-        self._belief: Belief | None = None
 
-    def update(self, obs: Observation) -> Belief:
-        """The belief after the moves of ``obs`` (a copy: yours to change). Once the game
-        is over the clans are revealed (R20) and the belief is certain."""
+    def _catch_up(self, obs: Observation) -> GameState:
         if obs.viewer is None or obs.own_clan is None:
             raise ValueError("a belief needs a player's observation, not the public view")
         key = (obs.viewer, obs.own_clan, obs.players, obs.initial_huts)
         moves = obs.moves
         seen = self._seen
         if key != self._key or len(moves) < len(seen) or moves[: len(seen)] != seen:
-            self._restart(obs)
-        state, belief = self._state, self._belief
-        assert state is not None and belief is not None
+            # The clans given to this game do not matter: moves, villages and clan points
+            # do not depend on them (see base.py). The viewer's own assignment is the first.
+            clans = assignments(len(obs.players), obs.viewer, obs.own_clan)[0]
+            self._state = GameState(self.board, self.chart, obs.players, clans,
+                                    obs.initial_huts)
+            self._key, self._seen = key, ()
+            self._reset(obs)
+        state = self._state
+        assert state is not None
         for move in moves[len(self._seen) :]:
-            belief.update(state, move)
+            self._take(obs, state, move)
             state.push(move, undo=False)
         self._seen = moves
-        out = belief.copy()
+        return state
+
+    def _reset(self, obs: Observation) -> None:
+        raise NotImplementedError
+
+    def _take(self, obs: Observation, state: GameState, move: Move) -> None:
+        raise NotImplementedError
+
+
+class BeliefTracker(_PublicReplay):
+    """A :class:`Belief` kept up to date from a player's observations, replaying only the
+    public moves it has not seen yet. An observation that does not continue what it saw
+    (an undo, a new game, another viewer) starts it again from the deal."""
+
+    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
+        super().__init__(board, chart, beta=beta)
+        self._belief: Belief | None = None
+
+    def update(self, obs: Observation) -> Belief:
+        """The belief after the moves of ``obs`` (a copy: yours to change). Once the game
+        is over the clans are revealed (R20) and the belief is certain."""
+        self._catch_up(obs)
+        assert self._belief is not None
+        out = self._belief.copy()
         if obs.revealed_clans is not None:
             out.reveal(obs.revealed_clans)
         return out
 
-    def _restart(self, obs: Observation) -> None:
+    def _reset(self, obs: Observation) -> None:
         assert obs.viewer is not None and obs.own_clan is not None
-        n = len(obs.players)
-        # The clans given to this game do not matter: moves, villages and clan points do
-        # not depend on them (see base.py). The viewer's own assignment is the first.
-        clans = assignments(n, obs.viewer, obs.own_clan)[0]
-        self._state = GameState(self.board, self.chart, obs.players, clans, obs.initial_huts)
-        self._belief = Belief(n, obs.viewer, obs.own_clan, beta=self.beta)
-        self._key = (obs.viewer, obs.own_clan, obs.players, obs.initial_huts)
-        self._seen = ()
+        self._belief = Belief(len(obs.players), obs.viewer, obs.own_clan, beta=self.beta)
+
+    def _take(self, obs: Observation, state: GameState, move: Move) -> None:
+        assert self._belief is not None
+        self._belief.update(state, move)
 
 
-class OwnReading:
+class OwnReading(_PublicReplay):
     """How the table reads one player (the viewer): the summed :func:`move_evidence` of
     the viewer's own moves, kept up to date from its observations (public moves only, R22),
     replaying only the moves it has not seen. ``row`` and :func:`exposure` give what a
     reader would believe of the viewer's clan; the hiding bot weighs it (issue 33)."""
 
     def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
-        self.board = board
-        self.chart = chart
-        self.beta = beta
-        self._key: tuple | None = None
-        self._seen: tuple[Move, ...] = ()
-        self._state: GameState | None = None
+        super().__init__(board, chart, beta=beta)
         self.row: list[float] = [0.0] * NUM_CLANS
 
     def update(self, obs: Observation) -> GameState:
         """Take in the moves of ``obs`` not seen yet; the public game after them (yours to
         read, not to change)."""
-        if obs.viewer is None or obs.own_clan is None:
-            raise ValueError("a player's observation, not the public view")
-        key = (obs.viewer, obs.own_clan, obs.players, obs.initial_huts)
-        moves = obs.moves
-        if key != self._key or len(moves) < len(self._seen) or \
-                moves[: len(self._seen)] != self._seen:
-            clans = assignments(len(obs.players), obs.viewer, obs.own_clan)[0]
-            self._state = GameState(self.board, self.chart, obs.players, clans,
-                                    obs.initial_huts)
-            self._key, self._seen, self.row = key, (), [0.0] * NUM_CLANS
-        state = self._state
-        assert state is not None
-        for move in moves[len(self._seen):]:
-            if state.current_player == obs.viewer:
-                ratios = move_evidence(state, move, self.beta)
-                self.row = [a + b for a, b in zip(self.row, ratios, strict=True)]
-            state.push(move, undo=False)
-        self._seen = moves
-        return state
+        return self._catch_up(obs)
+
+    def _reset(self, obs: Observation) -> None:
+        self.row = [0.0] * NUM_CLANS
+
+    def _take(self, obs: Observation, state: GameState, move: Move) -> None:
+        if state.current_player == obs.viewer:
+            ratios = move_evidence(state, move, self.beta)
+            self.row = [a + b for a, b in zip(self.row, ratios, strict=True)]
