@@ -295,7 +295,7 @@ class _PublicReplay:
     """The public game of one player's observations, kept up to date by replaying only the
     moves not seen yet; an observation that does not continue what it saw (an undo, a new
     game, another viewer) starts it again from the deal. Each move is handed to
-    :meth:`_take` before it is played; :meth:`_reset` starts what a subclass keeps."""
+    :meth:`_take` before it is played; :meth:`_restart` starts again what a subclass keeps."""
 
     def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
         self.board = board
@@ -318,7 +318,7 @@ class _PublicReplay:
             self._state = GameState(self.board, self.chart, obs.players, clans,
                                     obs.initial_huts)
             self._key, self._seen = key, ()
-            self._reset(obs)
+            self._restart(obs)
         state = self._state
         assert state is not None
         for move in moves[len(self._seen) :]:
@@ -327,7 +327,7 @@ class _PublicReplay:
         self._seen = moves
         return state
 
-    def _reset(self, obs: Observation) -> None:
+    def _restart(self, obs: Observation) -> None:
         raise NotImplementedError
 
     def _take(self, obs: Observation, state: GameState, move: Move) -> None:
@@ -353,7 +353,7 @@ class BeliefTracker(_PublicReplay):
             out.reveal(obs.revealed_clans)
         return out
 
-    def _reset(self, obs: Observation) -> None:
+    def _restart(self, obs: Observation) -> None:
         assert obs.viewer is not None and obs.own_clan is not None
         self._belief = Belief(len(obs.players), obs.viewer, obs.own_clan, beta=self.beta)
 
@@ -377,7 +377,7 @@ class OwnReading(_PublicReplay):
         read, not to change)."""
         return self._catch_up(obs)
 
-    def _reset(self, obs: Observation) -> None:
+    def _restart(self, obs: Observation) -> None:
         self.row = [0.0] * NUM_CLANS
 
     def _take(self, obs: Observation, state: GameState, move: Move) -> None:
