@@ -94,6 +94,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
 from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
 from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot  # noqa: E402
+from clans_pi.history.hiding import READ, analyse  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
 from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
@@ -105,9 +106,12 @@ from scripts.peeking import LEVEL_NORMAL as PEEKING_NORMAL  # noqa: E402
 from scripts.peeking import SEARCHES_AS as PEEKING_SEARCHES_AS  # noqa: E402
 from scripts.peeking import PeekingBot  # noqa: E402
 
-#: Hard with a weight on being read (LevelSettings.hiding, --hiding).
+#: Hard with a weight on being read of its own (LevelSettings.hiding, --hiding).
 HIDING = "hiding"
-ALL_LEVELS = ("random", *LEVELS, HIDING, PEEKING, PEEKING_NORMAL)
+#: The search levels as they were before they hid (LevelSettings.hiding 0: issue 33's
+#: yardstick).
+OPEN = {"hard-open": "hard", "normal-open": "normal"}
+ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
 NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
@@ -125,7 +129,7 @@ HERE = {"hard": 10_000, "normal": 11_000}
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
 #: A level that searches as another does (its budgets are that level's).
-SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard"}
+SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard", **OPEN}
 
 
 class RandomBot:
@@ -164,6 +168,12 @@ class SeatResult:
     searched: float = 0.0  # seconds of the moves that searched (not the single choices)
     #: The guess at the end about each other player, with that player's level.
     guesses: list[tuple[str, Guess]] = field(default_factory=list)
+    score: int = 0  # points at the end (R19)
+    margin: int = 0  # score less the best of the other players' scores
+    #: The after-game reading of this player (clans_pi.history.hiding): the table's mean
+    #: probability on its true clan over the game's moves, and at the end.
+    read_mean: float = 0.0
+    read_end: float = 0.0
 
 
 def seat_levels(levels: list, players: int, rotation: int) -> list:
@@ -181,7 +191,7 @@ class Spec:
     level: str
     budget: Budget | None
     workers: int
-    hiding: float = 0.0  # the hiding level's weight on being read
+    hiding: float | None = None  # the hiding level's weight (None: Hard's own)
 
 
 def named_budget(name: str, level: str, workers: int) -> Budget:
@@ -263,11 +273,15 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
                                    budget=spec.budget, pool=_pool(spec.workers, board, chart),
                                    level=spec.level))
-        elif spec.level == HIDING:
-            bot = SearchBot(board, chart, level="hard", seed=bot_seed, budget=spec.budget,
-                            settings=replace(LEVEL_SETTINGS["hard"], hiding=spec.hiding),
-                            pool=_pool(spec.workers, board, chart))
-            bot.level = HIDING
+        elif spec.level == HIDING or spec.level in OPEN:
+            level = SEARCHES_AS[spec.level]
+            settings = LEVEL_SETTINGS[level]
+            weight = 0.0 if spec.level in OPEN else spec.hiding
+            if weight is not None:
+                settings = replace(settings, hiding=weight)
+            bot = SearchBot(board, chart, level=level, seed=bot_seed, budget=spec.budget,
+                            settings=settings, pool=_pool(spec.workers, board, chart))
+            bot.level = spec.level
             bots.append(bot)
         else:
             bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
@@ -286,9 +300,16 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
         state.play(move)  # checked: an illegal move stops the tournament
     winners = state.winners()
     clans = state.clans
+    scores = state.scores()
+    hiding = analyse(state)
     for i, bot in enumerate(bots):
         r = results[i]
         r.share = 1.0 / len(winners) if i in winners else 0.0
+        r.score = scores[i]
+        r.margin = scores[i] - max(s for j, s in enumerate(scores) if j != i)
+        curve = hiding.players[i].table
+        r.read_mean = statistics.fmean(curve[1:])
+        r.read_end = curve[-1]
         # The guess from play alone: the reveal's clans taken out, as the reveal screen does.
         seen = replace(state.observation(i), revealed_clans=None, scores=None)
         guess = bot.guess(seen)
@@ -384,6 +405,22 @@ def report(players: int, levels: list[Spec], results: list[list[SeatResult]]) ->
               else f"{'-':>10} {'-':>7}")
         print(f"{level:16} {len(times):6d} {statistics.median(times):9.3f} "
               f"{percentile(times, 0.99):7.3f} {max(times):7.3f} {it}")
+    print(f"\n{'level':16} {'score':>6} {'margin':>7} {'95% CI':>15}   (margin: its score "
+          "less the best other player's, R19)")
+    for level, seats in by_level.items():
+        margins = [s.margin for s in seats]
+        mean = statistics.fmean(margins)
+        half = (1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
+                if len(margins) > 1 else float("nan"))
+        print(f"{level:16} {statistics.fmean(s.score for s in seats):6.1f} {mean:7.1f}   "
+              f"[{mean - half:6.1f}, {mean + half:6.1f}]")
+    print(f"\n{'level':16} {'read, mean':>10} {'at the end':>10} {'read (>=' + str(READ) + ')':>11}"
+          "   (after the game, clans_pi.history.hiding: the table's probability on its "
+          "true clan; blind 0.250)")
+    for level, seats in by_level.items():
+        read = sum(s.read_end >= READ for s in seats) / len(seats)
+        print(f"{level:16} {statistics.fmean(s.read_mean for s in seats):10.3f} "
+              f"{statistics.fmean(s.read_end for s in seats):10.3f} {read:11.3f}")
     report_calibration(results)
     report_readability(results)
 
@@ -503,8 +540,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="search worker processes per computer (root parallel)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
-    parser.add_argument("--hiding", type=float, default=0.1,
-                        help="the hiding level's weight on being read (LevelSettings.hiding)")
+    parser.add_argument("--hiding", type=float, default=None,
+                        help="the hiding level's weight on being read (LevelSettings.hiding;"
+                             " default: Hard's own)")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:
         parser.error(f"--workers {args.workers}: 1 to 64")
@@ -514,8 +552,11 @@ def main(argv: list[str] | None = None) -> int:
     print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
     print("budgets:", ", ".join(
         f"{spec.label} {describe(spec)}" for spec in dict.fromkeys(levels)))
-    if any(s.level == HIDING for s in levels):
-        print(f"hiding weight: {args.hiding:g}")
+    for name in dict.fromkeys(SEARCHES_AS.get(s.level, s.level) for s in levels):
+        if name in LEVEL_SETTINGS:
+            print(f"{name}'s hiding weight: {LEVEL_SETTINGS[name].hiding:g}")
+    if any(s.level == HIDING for s in levels) and args.hiding is not None:
+        print(f"the hiding level's weight: {args.hiding:g}")
     for players in args.players:
         # Whole rotations of each deal, so that every level sits everywhere equally often.
         games = math.ceil(args.games / players) * players

@@ -69,10 +69,11 @@ class LevelSettings:
 
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
-    "normal": LevelSettings(Budget(seconds=0.2), Settings(), belief_sampling=False),
+    "normal": LevelSettings(Budget(seconds=0.2), Settings(), belief_sampling=False,
+                            hiding=0.3),
     "hard": LevelSettings(
         Budget(seconds=1.0), Settings(widening=0.5, ordered=True), belief_sampling=True,
-        reuse=True,
+        reuse=True, hiding=1.0,
     ),
 }
 
@@ -177,6 +178,9 @@ class SearchBot:
             self.last = SearchStats(0, time.monotonic() - start, None)
             return decode(codes[0], orders)
         hyps, probs = self.determinisations(obs)
+        # How the table would read each move (hiding): worked out before the search, so
+        # that its time is inside the move's budget.
+        reading = self._reading(obs) if self.settings.hiding else None
         # Each player's clan probabilities (the viewer's own clan is certain).
         weights = [[0.0] * len(CLANS) for _ in obs.players]
         for h, q in zip(hyps, probs, strict=True):
@@ -216,31 +220,36 @@ class SearchBot:
             result = run_job(job, self.board, self.chart, self._trees, state=state,
                              iterations=budget.iterations, deadline=deadline, cancel=cancel)
         move = result.move
-        if self.settings.hiding and result.values:
-            move = self._hiding_choice(obs, result)
+        if reading is not None and result.values:
+            move = self._hiding_choice(obs, result, reading)
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return move
 
-    def _hiding_choice(self, obs: Observation, result: Result) -> Move:
-        """Among the root's well-searched moves, the best mean reward less the weighted
-        probability a reader would give this bot's true clan after the move (from the
-        public moves and its own clan only, R22); ties: the search's own choice."""
+    def _reading(self, obs: Observation) -> dict[Move, float]:
+        """For each legal move, the probability a reader would give this bot's true clan
+        after it (:func:`.belief.exposure`), from the public moves and its own clan only
+        (R22): the same for any clans of the others."""
         assert obs.own_clan is not None
         state = self._own.update(obs)
-        evidence = moves_evidence(state)
         row = self._own.row
+        return {move: exposure([a + b for a, b in zip(row, ratios, strict=True)],
+                               obs.own_clan)
+                for move, ratios in moves_evidence(state).items()}
+
+    def _hiding_choice(self, obs: Observation, result: Result,
+                       reading: dict[Move, float]) -> Move:
+        """Among the root's well-searched moves, the best mean reward less the weighted
+        probability a reader would give this bot's true clan after the move (``reading``);
+        ties: the search's own choice."""
         most = max(result.visits.values())
         weight = self.settings.hiding
 
         def score(move: Move) -> float:
-            ratios = evidence[Move(move.src, move.dst)]
-            read = exposure([a + b for a, b in zip(row, ratios, strict=True)], obs.own_clan)
-            return result.values[move] - weight * read
+            return result.values[move] - weight * reading[Move(move.src, move.dst)]
 
         candidates = [m for m, n in result.visits.items()
                       if n >= self.settings.hide_share * most]
-        best = max(candidates, key=lambda m: (score(m), m == result.move))
-        return best
+        return max(candidates, key=lambda m: (score(m), m == result.move))
 
 
 def _indices(assignment: tuple[str, ...]) -> tuple[int, ...]:
