@@ -37,6 +37,12 @@ the other levels' readers together (``other levels``; a level reading itself, as
 for both. Random movers and the peeking level are not readers (the one guesses uniformly,
 the other was told).
 
+And per level, **points** (R19): the mean score, and the mean margin over the best of the
+other players' scores with a 95 % interval (what hiding costs, or gains, in points); and
+**the after-game reading** of its clan (clans_pi.history.hiding, the chart the table sees
+after the game): the table's mean probability on its true clan over its game's moves, at
+the end, and the share of games that ended with the clan read (0.6 or more).
+
 Usage::
 
     .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
@@ -46,8 +52,9 @@ Usage::
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
 easy, normal, hard, random (a uniformly random legal move and village order), peeking
 (Hard told every player's true clan, for measuring only: scripts/peeking.py) and
-peeking-normal (Normal's search told them), and hiding (Hard weighing how plainly each move
-shows its clan, ``--hiding W`` the weight: issue 33, not a level of the game yet).
+peeking-normal (Normal's search told them), hard-open and normal-open (Hard and Normal as
+they were before they hid their clan: issue 33's yardsticks), and hiding (Hard with
+``--hiding W`` as its weight on being read; Hard's own without it).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal

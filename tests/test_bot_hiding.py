@@ -1,4 +1,5 @@
-"""Hard weighing how plainly each move shows its clan (issue 33): ``LevelSettings.hiding``.
+"""Hard and Normal weighing how plainly each move shows their clan (issue 33):
+``LevelSettings.hiding``, on by default (Hard 1.0, Normal 0.3).
 
 A constructed decision: the search finds two moves of nearly equal value, one that shows the
 mover's clan plainly to every reader (the belief's model, :func:`.belief.exposure`) and one
@@ -23,6 +24,7 @@ from tests.rules_helpers import BOARD, CHART, midgame
 
 SMALL = Budget(iterations=60)
 HIDING = replace(LEVEL_SETTINGS["hard"], hiding=0.1)
+OPEN = replace(LEVEL_SETTINGS["hard"], hiding=0.0)  # Hard as it was before it hid
 
 
 def hider(seed: int = 7, settings=HIDING) -> SearchBot:
@@ -44,12 +46,12 @@ def reveal_and_hide(state):
     return reveal, hide, shown[reveal], shown[hide]
 
 
-def fake_search(reveal: Move, hide: Move, monkeypatch):
-    """The search finds ``reveal`` a little better (0.51 against 0.50), both well searched."""
+def fake_search(reveal: Move, hide: Move, monkeypatch, gap: float = 0.01):
+    """The search finds ``reveal`` a little better (by ``gap``), both well searched."""
 
     def run_job(job, board, chart, trees, **kwargs):
         visits = {reveal: 100, hide: 100}
-        return Result(reveal, 200, visits, values={reveal: 0.51, hide: 0.50})
+        return Result(reveal, 200, visits, values={reveal: 0.50 + gap, hide: 0.50})
 
     monkeypatch.setattr(search_bot, "run_job", run_job)
 
@@ -64,8 +66,49 @@ def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_
     assert shown - hidden > 0.12, (shown, hidden)
     fake_search(reveal, hide, monkeypatch)
     obs = state.observation(me)
-    assert hider(settings=LEVEL_SETTINGS["hard"]).choose(obs) == reveal  # plain Hard
+    assert hider(settings=OPEN).choose(obs) == reveal  # Hard before it hid
     assert hider().choose(obs) == hide
+
+
+@pytest.mark.parametrize("level", ["hard", "normal"])
+def test_the_levels_of_the_game_hide_hard_more_than_normal(monkeypatch, level):
+    # The hiding move is worse by half of what it hides: Hard (weight 1) gives that up,
+    # Normal (0.3, more lightly) does not; both give up a hundredth (issue 33).
+    state = midgame(22, 2, 4)
+    reveal, hide, shown, hidden = reveal_and_hide(state)
+    obs = state.observation(state.current_player)
+    fake_search(reveal, hide, monkeypatch)
+    assert SearchBot(BOARD, CHART, level=level, seed=3, budget=SMALL).choose(obs) == hide
+    fake_search(reveal, hide, monkeypatch, gap=(shown - hidden) / 2)
+    chosen = SearchBot(BOARD, CHART, level=level, seed=3, budget=SMALL).choose(obs)
+    assert chosen == (hide if level == "hard" else reveal)
+    assert LEVEL_SETTINGS["normal"].hiding < LEVEL_SETTINGS["hard"].hiding
+
+
+@pytest.mark.parametrize("level", ["hard", "normal"])
+def test_the_reading_of_the_moves_is_inside_the_move_s_seconds(monkeypatch, level):
+    # The reading is worked out before the search, whose deadline then leaves room for it:
+    # a slow reading (a fifth of the budget here) shortens the search, not the budget.
+    import clans_pi.bots.ismcts as ismcts_module
+    from tests.test_bot_search import IterationClock
+
+    clock = IterationClock(0.0001)
+    monkeypatch.setattr(ismcts_module, "time", clock)
+    monkeypatch.setattr(search_bot, "time", clock.reader)
+    seconds = 0.05
+    reading = SearchBot._reading
+
+    def slow_reading(self, obs):
+        clock.now += seconds / 5
+        return reading(self, obs)
+
+    monkeypatch.setattr(SearchBot, "_reading", slow_reading)
+    state = midgame(7, 3, 9)
+    bot = SearchBot(BOARD, CHART, level=level, seed=1, budget=Budget(seconds=seconds))
+    start = clock.now
+    assert state.is_legal(bot.choose(state.observation(state.current_player)))
+    assert clock.now - start <= seconds
+    assert bot.last is not None and bot.last.iterations < seconds * 0.8 / clock.step + 2
 
 
 def test_a_tiny_weight_or_a_poorly_searched_hiding_move_keeps_the_searchs_choice(monkeypatch):

@@ -73,3 +73,66 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
     assert [r[:2] for r in read if r and r[0] in ("hard@40/2", "normal@30")] == [
         ["hard@40/2", "normal@30"], ["hard@40/2", "other"],
         ["normal@30", "hard@40/2"], ["normal@30", "other"]]
+
+
+@pytest.mark.parametrize(("levels", "hiding", "weights"), [
+    (["hard-open", "normal-open"], None, [0.0, 0.0]),  # issue 33's yardsticks
+    (["hard", "normal"], None, [1.0, 0.3]),  # the game's levels hide by default
+    (["hiding", "hard-open"], 0.5, [0.5, 0.0]),  # --hiding 0.5
+    (["hiding", "normal"], None, [1.0, 0.3]),  # the hiding level without --hiding: Hard's
+])
+def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored(
+        monkeypatch, levels, hiding, weights):
+    from dataclasses import replace
+
+    from clans_pi.bots.search_bot import SearchBot
+
+    made = []
+    init = SearchBot.__init__
+
+    def recording_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        made.append(self.settings.hiding)
+
+    monkeypatch.setattr(SearchBot, "__init__", recording_init)
+    specs = [replace(tournament.parse_spec(f"{level}@20", {}, 1), hiding=hiding)
+             if level == tournament.HIDING else tournament.parse_spec(f"{level}@20", {}, 1)
+             for level in levels]
+    seats = tournament.play_game((0, 2, specs, 4))
+    assert made == weights  # seat order of rotation 0
+    assert [s.level for s in seats] == [f"{level}@20" for level in levels]
+    # Points (R19) and the margin over the best other player: opposite at 2 players.
+    assert seats[0].margin == seats[0].score - seats[1].score == -seats[1].margin
+    assert all(s.score > 0 for s in seats)
+    winner = max(range(2), key=lambda i: seats[i].score)
+    assert seats[winner].share >= 0.5
+    # The after-game reading (clans_pi.history.hiding): a probability, never certain.
+    for s in seats:
+        assert 0.0 < s.read_mean < 1.0 and 0.0 < s.read_end < 1.0
+
+
+def test_the_points_margins_and_after_game_reading_are_printed_per_level():
+    from contextlib import redirect_stdout
+    from io import StringIO
+
+    out = StringIO()
+    with redirect_stdout(out):
+        tournament.report(2, [tournament.parse_spec("hard@20", {}, 1),
+                              tournament.parse_spec("normal@20", {}, 1)], [
+            [seat_of("hard@20", 50, 8, 0.4, 0.7), seat_of("normal@20", 42, -8, 0.3, 0.2)],
+            [seat_of("normal@20", 40, 2, 0.5, 0.9), seat_of("hard@20", 38, -2, 0.2, 0.1)],
+        ])
+    text = out.getvalue()
+    margins = text.split("(margin: ")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split()[:3] for line in margins] == [["hard@20", "44.0", "3.0"],
+                                                      ["normal@20", "41.0", "-3.0"]]
+    reading = text.split("(after the game, ")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split() for line in reading] == [["hard@20", "0.300", "0.400", "0.500"],
+                                                  ["normal@20", "0.400", "0.550", "0.500"]]
+
+
+def seat_of(level: str, score: int, margin: int, read_mean: float, read_end: float):
+    r = tournament.SeatResult(level, float(margin > 0), 0.0, 0.0, 1, times=[0.1],
+                              iterations=[20], searched=0.1)
+    r.score, r.margin, r.read_mean, r.read_end = score, margin, read_mean, read_end
+    return r
