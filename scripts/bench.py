@@ -15,7 +15,8 @@ second on one worker (the game's own process) and Hard's with 2 worker processes
 3-player game with a ``--search-seconds`` budget, as at the table; the median of
 ``--rounds`` rounds, the worker counts taking turns within a round. It prints
 ``search_parallel_speedup`` (2 workers' iterations per second over 1 worker's) and each
-worker process's memory (``search_worker_rss_mb``, resident, after searching).
+worker process's memory (``search_worker_rss_mb``, resident, after searching), and what
+hiding adds to a move before its search (``hiding_reading_ms_*``, :func:`reading_cost`).
 
 Usage: .venv/bin/python scripts/bench.py [--seconds 1.0] [--rounds 5] [--compare]
        [--search [--search-seconds 0.5]]
@@ -121,6 +122,31 @@ def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
     }
 
 
+def reading_cost(seed: int) -> dict[str, object]:
+    """What hiding adds to a move (issue 33): ``SearchBot._reading``, how the table would
+    read each of the mover's legal moves, timed at every turn of one seat through a seeded
+    random 3-player game, as at the table (its own moves replayed as they come). It is
+    worked out before the search, inside the move's seconds, so it shortens the search."""
+    from clans_pi.bots.search_bot import SearchBot
+
+    board, chart = load_default_board(), load_default_chart()
+    rng = random.Random(seed)
+    state = deal(board, PLAYERS, rng, chart)
+    mover = RandomMover(rng=rng)
+    bot = SearchBot(board, chart, level="hard", seed=seed)
+    times = []
+    while not state.is_over:
+        if state.current_player == 0:
+            obs = state.observation(0)
+            start = time.perf_counter()
+            bot._reading(obs)
+            times.append(time.perf_counter() - start)
+        state.play(mover.choose(state))
+    return {"hiding_reading_ms_median": round(1000 * statistics.median(times), 2),
+            "hiding_reading_ms_max": round(1000 * max(times), 2),
+            "hiding_reading_moves": len(times)}
+
+
 def _rss_mb(pid: int) -> float:
     """A process's resident memory in MB (Linux /proc)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -207,6 +233,7 @@ def main() -> None:
         )
     if args.search:
         out.update(search_rates(args.search_seconds, args.rounds, args.seed))
+        out.update(reading_cost(args.seed))
     print(json.dumps(out))
 
 

@@ -12,6 +12,14 @@ well they read the others and how the search spends its iterations (settings in
 * **Normal** (a fifth of that) samples the others' clans uniformly and runs plain UCT: every
   move tried once, in random order, before any is tried again.
 
+Both also hide their own clan (issue 33, :attr:`LevelSettings.hiding`: Hard 1.0, Normal
+0.3). Before searching, the bot works out for each legal move how plainly it would show the
+bot's clan to a reader who models the table as the belief does (:class:`.belief.OwnReading`,
+:func:`.belief.exposure`: its own public moves only, R22); after it, among the root's moves
+searched at least a quarter as often as the most searched, it plays the best mean reward
+less the weight times that probability. A root-level term, one move ahead: the search below
+does not model readers reacting.
+
 Both guess the others' clans from the same belief (shown at the reveal). Reproducible: the
 search's random numbers are seeded from ``(seed, viewer, ply)``, so the same observation,
 seed and iteration budget give the same move whatever was asked before.
