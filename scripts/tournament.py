@@ -280,8 +280,8 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
                                    budget=spec.budget, pool=_pool(spec.workers, board, chart),
                                    level=spec.level))
-        elif spec.level == HIDING or spec.level in OPEN:
-            level = SEARCHES_AS[spec.level]
+        elif spec.level == HIDING or spec.level in OPEN or spec.hiding is not None:
+            level = SEARCHES_AS.get(spec.level, spec.level)
             settings = LEVEL_SETTINGS[level]
             weight = 0.0 if spec.level in OPEN else spec.hiding
             if weight is not None:
@@ -364,6 +364,22 @@ def parse_budgets(items: list[str]) -> dict[str, Budget | str]:
             raise SystemExit(f"tournament.py: --budget {item!r}: expected LEVEL=N, LEVEL=Xs, "
                              "LEVEL=pi, pi or desktop")
         out[level] = parse_budget(value, f"--budget {item!r}")
+    return out
+
+
+def parse_weights(items: list[str]) -> dict[str, float]:
+    """``hard=W`` and ``normal=W``: a search level's weight on being read (--weights)."""
+    out: dict[str, float] = {}
+    for item in items:
+        level, _, value = item.partition("=")
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = -1.0
+        if level not in LEVEL_SETTINGS or not 0.0 <= weight <= 100.0:
+            raise SystemExit(f"tournament.py: --weights {item!r}: expected hard=W or "
+                             "normal=W, W a number from 0 to 100")
+        out[level] = weight
     return out
 
 
@@ -550,18 +566,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hiding", type=float, default=None,
                         help="the hiding level's weight on being read (LevelSettings.hiding;"
                              " default: Hard's own)")
+    parser.add_argument("--weights", nargs="*", default=[], metavar="LEVEL=W",
+                        help="hard=W or normal=W: that level's weight on being read instead "
+                             "of its default (LevelSettings.hiding)")
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 64:
         parser.error(f"--workers {args.workers}: 1 to 64")
     budgets = parse_budgets(args.budget)
     levels = [parse_spec(text, budgets, args.workers) for text in args.levels.split(",")]
     levels = [replace(s, hiding=args.hiding) if s.level == HIDING else s for s in levels]
+    weights = parse_weights(args.weights)
+    levels = [replace(s, hiding=weights[s.level]) if s.level in weights else s
+              for s in levels]
     print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
     print("budgets:", ", ".join(
         f"{spec.label} {describe(spec)}" for spec in dict.fromkeys(levels)))
     for name in dict.fromkeys(SEARCHES_AS.get(s.level, s.level) for s in levels):
         if name in LEVEL_SETTINGS:
-            print(f"{name}'s hiding weight: {LEVEL_SETTINGS[name].hiding:g}")
+            weight = weights.get(name, LEVEL_SETTINGS[name].hiding)
+            print(f"{name}'s hiding weight: {weight:g}")
     if any(s.level == HIDING for s in levels) and args.hiding is not None:
         print(f"the hiding level's weight: {args.hiding:g}")
     for players in args.players:

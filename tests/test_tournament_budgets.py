@@ -80,6 +80,7 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
     (["hard", "normal"], None, [1.0, 0.3]),  # the game's levels hide by default
     (["hiding", "hard-open"], 0.5, [0.5, 0.0]),  # --hiding 0.5
     (["hiding", "normal"], None, [1.0, 0.3]),  # the hiding level without --hiding: Hard's
+    (["normal", "hard"], {"normal": 0.1}, [0.1, 1.0]),  # --weights normal=0.1
 ])
 def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored(
         monkeypatch, levels, hiding, weights):
@@ -95,9 +96,12 @@ def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored
         made.append(self.settings.hiding)
 
     monkeypatch.setattr(SearchBot, "__init__", recording_init)
-    specs = [replace(tournament.parse_spec(f"{level}@20", {}, 1), hiding=hiding)
-             if level == tournament.HIDING else tournament.parse_spec(f"{level}@20", {}, 1)
-             for level in levels]
+    specs = [tournament.parse_spec(f"{level}@20", {}, 1) for level in levels]
+    if isinstance(hiding, dict):  # as --weights gives them
+        specs = [replace(s, hiding=hiding[s.level]) if s.level in hiding else s for s in specs]
+    else:
+        specs = [replace(s, hiding=hiding) if s.level == tournament.HIDING else s
+                 for s in specs]
     seats = tournament.play_game((0, 2, specs, 4))
     assert made == weights  # seat order of rotation 0
     assert [s.level for s in seats] == [f"{level}@20" for level in levels]
@@ -136,3 +140,10 @@ def seat_of(level: str, score: int, margin: int, read_mean: float, read_end: flo
                               iterations=[20], searched=0.1)
     r.score, r.margin, r.read_mean, r.read_end = score, margin, read_mean, read_end
     return r
+
+
+def test_weights_name_a_search_level_and_a_weight():
+    assert tournament.parse_weights(["normal=0.1", "hard=2"]) == {"normal": 0.1, "hard": 2.0}
+    for bad in ("easy=1", "normal", "normal=x", "hard=-1"):
+        with pytest.raises(SystemExit):
+            tournament.parse_weights([bad])
