@@ -125,8 +125,9 @@ def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
 def reading_cost(seed: int) -> dict[str, object]:
     """What hiding adds to a move (issue 33): ``SearchBot._reading``, how the table would
     read each of the mover's legal moves, timed at every turn of one seat through a seeded
-    random 3-player game, as at the table (its own moves replayed as they come). It is
-    worked out before the search, inside the move's seconds, so it shortens the search."""
+    random 3-player game, as at the table (its own moves replayed as they come). With
+    search workers it is worked out in the game's process while they search; on one core,
+    before the search, inside the move's seconds (the search is that much shorter)."""
     from clans_pi.bots.search_bot import SearchBot
 
     board, chart = load_default_board(), load_default_chart()

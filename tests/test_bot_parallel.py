@@ -153,6 +153,29 @@ def test_a_seconds_budget_searches_on_every_worker(pool):
     assert sum(result.visits.values()) == result.iterations >= 2
 
 
+@pytest.mark.parametrize("level", ["hard", "normal"])
+def test_the_reading_of_the_moves_is_worked_out_while_the_workers_search(
+        pool, monkeypatch, level):
+    # Hiding (issue 33) reads each legal move once a move; with workers that is done in the
+    # game's process during their search (a Pi's fourth core), not before it.
+    state = midgame(5, 2, 6)
+    obs = state.observation(state.current_player)
+    bot = SearchBot(BOARD, CHART, level=level, seed=3, budget=Budget(iterations=200),
+                    pool=pool)
+    during = []
+    reading = SearchBot._reading
+
+    def watched(self, obs):
+        during.append(pool._serial)  # the number of the last search sent to the workers
+        return reading(self, obs)
+
+    monkeypatch.setattr(SearchBot, "_reading", watched)
+    move = bot.choose(obs)
+    assert state.is_legal(move)
+    assert during == [pool._serial]  # this move's search, not the one before it
+    assert bot.last.result.iterations == 200  # the workers' whole budget still searched
+
+
 def test_a_cancel_stops_every_worker_at_once(pool):
     state = midgame(4, 3, 5)
     obs = state.observation(state.current_player)

@@ -30,7 +30,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -267,11 +267,14 @@ class SearchPool:
         return self.usable and len(self._ready) == self.workers
 
     def search(self, job: Job, *, iterations: int | None = None, deadline: float | None = None,
-               cancel: threading.Event | None = None) -> Result:
+               cancel: threading.Event | None = None,
+               meanwhile: Callable[[], object] | None = None) -> Result:
         """Search ``job`` on every worker (an iteration budget is shared out, a deadline is
-        every worker's) and merge their roots. Raises :class:`~.base.Cancelled` as soon as
-        ``cancel`` is set (the workers stop at their next iteration), :class:`PoolBroken`
-        if a worker has gone."""
+        every worker's) and merge their roots. ``meanwhile`` is called once in this
+        process while the workers search (work of the same move that needs no search: a
+        Pi's fourth core does it, not the workers' time). Raises :class:`~.base.Cancelled`
+        as soon as ``cancel`` is set (the workers stop at their next iteration),
+        :class:`PoolBroken` if a worker has gone."""
         assert iterations is not None or deadline is not None, "no budget"
         with self._lock:
             if not self.usable:
@@ -295,6 +298,8 @@ class SearchPool:
             self._answers = {}
             pending = list(asked)
             try:
+                if meanwhile is not None:
+                    meanwhile()
                 while pending:
                     if cancel is not None and cancel.is_set():
                         raise Cancelled()

@@ -13,12 +13,13 @@ well they read the others and how the search spends its iterations (settings in
   move tried once, in random order, before any is tried again.
 
 Both also hide their own clan (issue 33, :attr:`LevelSettings.hiding`: Hard 1.0, Normal
-0.3). Before searching, the bot works out for each legal move how plainly it would show the
-bot's clan to a reader who models the table as the belief does (:class:`.belief.OwnReading`,
-:func:`.belief.exposure`: its own public moves only, R22); after it, among the root's moves
-searched at least a quarter as often as the most searched, it plays the best mean reward
-less the weight times that probability. A root-level term, one move ahead: the search below
-does not model readers reacting.
+0.3). While its workers search (or before searching, on one core), the bot works out for
+each legal move how plainly it would show the bot's clan to a reader who models the table
+as the belief does (:class:`.belief.OwnReading`, :func:`.belief.exposure`: its own public
+moves only, R22); after the search, among the root's moves searched at least a quarter as
+often as the most searched, it plays the best mean reward less the weight times that
+probability. A root-level term, one move ahead: the search below does not model readers
+reacting.
 
 Both guess the others' clans from the same belief (shown at the reveal). Reproducible: the
 search's random numbers are seeded from ``(seed, viewer, ply)``, so the same observation,
@@ -186,9 +187,10 @@ class SearchBot:
             self.last = SearchStats(0, time.monotonic() - start, None)
             return decode(codes[0], orders)
         hyps, probs = self.determinisations(obs)
-        # How the table would read each move (hiding): worked out before the search, so
-        # that its time is inside the move's budget.
-        reading = self._reading(obs) if self.settings.hiding else None
+        # How the table would read each move (hiding): worked out while the workers search,
+        # or else before the search here, so that its time is inside the move's budget.
+        readings: list[dict[Move, float]] = []
+        hiding = bool(self.settings.hiding)
         # Each player's clan probabilities (the viewer's own clan is certain).
         weights = [[0.0] * len(CLANS) for _ in obs.players]
         for h, q in zip(hyps, probs, strict=True):
@@ -218,18 +220,22 @@ class SearchBot:
         if pool is not None and pool.usable:
             try:
                 if pool.ready():  # else this move here, while the workers start
-                    result = pool.search(job, iterations=budget.iterations,
-                                         deadline=deadline, cancel=cancel)
+                    result = pool.search(
+                        job, iterations=budget.iterations, deadline=deadline, cancel=cancel,
+                        meanwhile=(lambda: readings.append(self._reading(obs))) if hiding
+                        else None)
             except PoolBroken as exc:  # searched here instead, on one core
                 if cancel is not None and cancel.is_set():
                     raise Cancelled() from None  # e.g. systemctl stop: the workers went first
                 log.warning("searching on one core: %s", exc)
         if result is None:
+            if hiding and not readings:
+                readings.append(self._reading(obs))
             result = run_job(job, self.board, self.chart, self._trees, state=state,
                              iterations=budget.iterations, deadline=deadline, cancel=cancel)
         move = result.move
-        if reading is not None and result.values:
-            move = self._hiding_choice(obs, result, reading)
+        if readings and result.values:
+            move = self._hiding_choice(obs, result, readings[0])
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return move
 
