@@ -44,6 +44,7 @@ import math
 import random
 import statistics
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -114,7 +115,8 @@ def parse_config(text: str) -> Config:
             raise SystemExit(f"search_regret.py: {text!r}: {key}={value!r} is not a "
                              "number of 0 or more")
         search = replace(search, **{SETTING_KEYS[key]: number})
-    settings = replace(LEVEL_SETTINGS["hard"], search=search, reuse=False)
+    # The search alone: the move it prefers, not one the hiding term trades for secrecy.
+    settings = replace(LEVEL_SETTINGS["hard"], search=search, reuse=False, hiding=0.0)
     return Config(text, settings, iterations, trees)
 
 
@@ -131,8 +133,11 @@ class InProcessPool:
         return True
 
     def search(self, job: Job, *, iterations: int | None = None,
-               deadline: float | None = None, cancel: object = None) -> Result:
+               deadline: float | None = None, cancel: object = None,
+               meanwhile: Callable[[], object] | None = None) -> Result:
         assert iterations is not None, "an iteration budget: the figures must not depend on time"
+        if meanwhile is not None:  # what the game's process does while the workers search
+            meanwhile()
         shares = split(iterations, self.workers)
         job = worker_job(job, sum(share != 0 for share in shares))
         parts = [RootStats.of(run_job(job, BOARD, CHART, {}, part=k, iterations=share))

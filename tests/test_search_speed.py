@@ -48,8 +48,9 @@ def searched(level: str, num_players: int, plies: int) -> str:
     while state.ply < plies:
         state.push_action(state.random_legal_action(rng.random), undo=False)
     bot = make_bot(level, BOARD, CHART, seed=5, budget=Budget(iterations=300))
-    move = bot.choose(state.observation(state.current_player))
+    bot.choose(state.observation(state.current_player))
     result = bot.last.result  # type: ignore[attr-defined]
+    move = result.move  # the search's own choice (the move played may hide: issue 33)
     visits = sorted((repr(m), n) for m, n in result.visits.items())
     return f"{move.src}-{move.dst} {hashlib.sha1(repr(visits).encode()).hexdigest()[:12]}"
 
