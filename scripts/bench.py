@@ -123,7 +123,7 @@ def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
 
 
 def reading_cost(seed: int) -> dict[str, object]:
-    """What hiding adds to a move (issue 33): ``SearchBot._reading``, how the table would
+    """What hiding adds to a move (issue 33): ``SearchBot.reading``, how the table would
     read each of the mover's legal moves, timed at every turn of one seat through a seeded
     random 3-player game, as at the table (its own moves replayed as they come). With
     search workers it is worked out in the game's process while they search; on one core,
@@ -136,16 +136,25 @@ def reading_cost(seed: int) -> dict[str, object]:
     mover = RandomMover(rng=rng)
     bot = SearchBot(board, chart, level="hard", seed=seed)
     times = []
+    last = None
     while not state.is_over:
         if state.current_player == 0:
-            obs = state.observation(0)
+            last = state.observation(0)
             start = time.perf_counter()
-            bot._reading(obs)
+            bot.reading(last)
             times.append(time.perf_counter() - start)
         state.play(mover.choose(state))
+    # A bot new to the game (a resumed game, a seat's first hint) replays every move of it
+    # once: its last turn's reading from scratch.
+    assert last is not None
+    fresh = SearchBot(board, chart, level="hard", seed=seed)
+    start = time.perf_counter()
+    fresh.reading(last)
     return {"hiding_reading_ms_median": round(1000 * statistics.median(times), 2),
             "hiding_reading_ms_max": round(1000 * max(times), 2),
-            "hiding_reading_moves": len(times)}
+            "hiding_reading_moves": len(times),
+            "hiding_reading_fresh_ms": round(1000 * (time.perf_counter() - start), 2),
+            "hiding_reading_fresh_ply": last.ply}
 
 
 def _rss_mb(pid: int) -> float:

@@ -19,6 +19,7 @@ measures what being read costs Hard against a Normal reader (issue 33).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from clans_pi.bots.base import Assignment, Budget
 from clans_pi.bots.parallel import SearchPool
@@ -38,14 +39,16 @@ SEARCHES_AS = {LEVEL: "hard", LEVEL_NORMAL: "normal"}
 class PeekingBot(SearchBot):
     """Hard's search (:data:`LEVEL_SETTINGS` ``"hard"``; ``level`` :data:`LEVEL_NORMAL`:
     Normal's) with ``clans``, every player's true clan in turn order, as its only
-    determinisation."""
+    determinisation; it does not hide its own clan (``hiding`` 0)."""
 
     def __init__(self, board: Board, chart: EpochChart, clans: Sequence[str], *,
                  seed: int | None = None, budget: Budget | None = None,
                  pool: SearchPool | None = None, level: str = LEVEL) -> None:
         searches_as = SEARCHES_AS[level]
+        # Not hiding (weight 0): the yardstick is the level as it searched before issue 33,
+        # told the truth, so that what reading the table is worth is all it measures.
         super().__init__(board, chart, level=searches_as, seed=seed, budget=budget,
-                         settings=LEVEL_SETTINGS[searches_as], pool=pool)
+                         settings=replace(LEVEL_SETTINGS[searches_as], hiding=0.0), pool=pool)
         self.level = level
         self.clans: Assignment = tuple(clans)
 

@@ -137,7 +137,7 @@ class InProcessPool:
                meanwhile: Callable[[], object] | None = None) -> Result:
         assert iterations is not None, "an iteration budget: the figures must not depend on time"
         if meanwhile is not None:  # what the game's process does while the workers search
-            meanwhile()
+            meanwhile()  # (hiding's reading: not with this script's configurations, hiding 0)
         shares = split(iterations, self.workers)
         job = worker_job(job, sum(share != 0 for share in shares))
         parts = [RootStats.of(run_job(job, BOARD, CHART, {}, part=k, iterations=share))

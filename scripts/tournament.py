@@ -282,10 +282,7 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
                                    level=spec.level))
         elif spec.level == HIDING or spec.level in OPEN or spec.hiding is not None:
             level = SEARCHES_AS.get(spec.level, spec.level)
-            settings = LEVEL_SETTINGS[level]
-            weight = 0.0 if spec.level in OPEN else spec.hiding
-            if weight is not None:
-                settings = replace(settings, hiding=weight)
+            settings = replace(LEVEL_SETTINGS[level], hiding=weight_of(spec))
             bot = SearchBot(board, chart, level=level, seed=bot_seed, budget=spec.budget,
                             settings=settings, pool=_pool(spec.workers, board, chart))
             bot.level = spec.level
@@ -381,6 +378,31 @@ def parse_weights(items: list[str]) -> dict[str, float]:
                              "normal=W, W a number from 0 to 100")
         out[level] = weight
     return out
+
+
+def with_weights(levels: list[Spec], hiding: float | None,
+                 weights: dict[str, float]) -> list[Spec]:
+    """The seats' specs with the weights on being read asked for: ``hiding`` (--hiding) for
+    the hiding level, ``weights`` (--weights) per search level."""
+    out = []
+    for spec in levels:
+        if spec.level == HIDING and hiding is not None:
+            spec = replace(spec, hiding=hiding)
+        elif spec.level in weights:
+            spec = replace(spec, hiding=weights[spec.level])
+        out.append(spec)
+    return out
+
+
+def weight_of(spec: Spec) -> float | None:
+    """The weight on being read that ``spec`` plays with (None: a level that does not
+    search): 0 for the open levels and the peeking ones, else its own or its level's."""
+    if spec.level in OPEN or spec.level in PEEKING_SEARCHES_AS:
+        return 0.0
+    level = SEARCHES_AS.get(spec.level, spec.level)
+    if level not in LEVEL_SETTINGS:
+        return None
+    return spec.hiding if spec.hiding is not None else LEVEL_SETTINGS[level].hiding
 
 
 def describe(spec: Spec) -> str:
@@ -574,19 +596,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--workers {args.workers}: 1 to 64")
     budgets = parse_budgets(args.budget)
     levels = [parse_spec(text, budgets, args.workers) for text in args.levels.split(",")]
-    levels = [replace(s, hiding=args.hiding) if s.level == HIDING else s for s in levels]
-    weights = parse_weights(args.weights)
-    levels = [replace(s, hiding=weights[s.level]) if s.level in weights else s
-              for s in levels]
+    if args.hiding is not None and not any(s.level == HIDING for s in levels):
+        parser.error(f"--hiding {args.hiding:g} is the hiding level's weight, and no seat "
+                     "plays the hiding level (--levels hiding,...)")
+    levels = with_weights(levels, args.hiding, parse_weights(args.weights))
     print("$", " ".join(getattr(sys, "orig_argv", sys.argv)))
     print("budgets:", ", ".join(
         f"{spec.label} {describe(spec)}" for spec in dict.fromkeys(levels)))
-    for name in dict.fromkeys(SEARCHES_AS.get(s.level, s.level) for s in levels):
-        if name in LEVEL_SETTINGS:
-            weight = weights.get(name, LEVEL_SETTINGS[name].hiding)
-            print(f"{name}'s hiding weight: {weight:g}")
-    if any(s.level == HIDING for s in levels) and args.hiding is not None:
-        print(f"the hiding level's weight: {args.hiding:g}")
+    weights = {s.label: weight_of(s) for s in levels}
+    print("weights on being read:", ", ".join(
+        f"{label} {w:g}" for label, w in weights.items() if w is not None))
     for players in args.players:
         # Whole rotations of each deal, so that every level sits everywhere equally often.
         games = math.ceil(args.games / players) * players

@@ -96,13 +96,13 @@ def test_the_reading_of_the_moves_is_inside_the_move_s_seconds(monkeypatch, leve
     monkeypatch.setattr(ismcts_module, "time", clock)
     monkeypatch.setattr(search_bot, "time", clock.reader)
     seconds = 0.05
-    reading = SearchBot._reading
+    reading = SearchBot.reading
 
     def slow_reading(self, obs):
         clock.now += seconds / 5
         return reading(self, obs)
 
-    monkeypatch.setattr(SearchBot, "_reading", slow_reading)
+    monkeypatch.setattr(SearchBot, "reading", slow_reading)
     state = midgame(7, 3, 9)
     bot = SearchBot(BOARD, CHART, level=level, seed=1, budget=Budget(seconds=seconds))
     start = clock.now

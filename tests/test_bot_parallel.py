@@ -163,16 +163,18 @@ def test_the_reading_of_the_moves_is_worked_out_while_the_workers_search(
     bot = SearchBot(BOARD, CHART, level=level, seed=3, budget=Budget(iterations=200),
                     pool=pool)
     during = []
-    reading = SearchBot._reading
+    reading = SearchBot.reading
 
     def watched(self, obs):
         during.append(pool._serial)  # the number of the last search sent to the workers
         return reading(self, obs)
 
-    monkeypatch.setattr(SearchBot, "_reading", watched)
+    monkeypatch.setattr(SearchBot, "reading", watched)
+    before = pool._serial
     move = bot.choose(obs)
     assert state.is_legal(move)
-    assert during == [pool._serial]  # this move's search, not the one before it
+    assert pool.usable and pool._serial == before + 1  # searched on the workers
+    assert during == [pool._serial]  # during this move's search, not before it
     assert bot.last.result.iterations == 200  # the workers' whole budget still searched
 
 

@@ -84,8 +84,6 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
 ])
 def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored(
         monkeypatch, levels, hiding, weights):
-    from dataclasses import replace
-
     from clans_pi.bots.search_bot import SearchBot
 
     made = []
@@ -97,11 +95,11 @@ def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored
 
     monkeypatch.setattr(SearchBot, "__init__", recording_init)
     specs = [tournament.parse_spec(f"{level}@20", {}, 1) for level in levels]
-    if isinstance(hiding, dict):  # as --weights gives them
-        specs = [replace(s, hiding=hiding[s.level]) if s.level in hiding else s for s in specs]
-    else:
-        specs = [replace(s, hiding=hiding) if s.level == tournament.HIDING else s
-                 for s in specs]
+    if isinstance(hiding, dict):  # --weights
+        specs = tournament.with_weights(specs, None, hiding)
+    else:  # --hiding
+        specs = tournament.with_weights(specs, hiding, {})
+    assert [tournament.weight_of(s) for s in specs] == weights  # as the header prints them
     seats = tournament.play_game((0, 2, specs, 4))
     assert made == weights  # seat order of rotation 0
     assert [s.level for s in seats] == [f"{level}@20" for level in levels]
@@ -147,3 +145,13 @@ def test_weights_name_a_search_level_and_a_weight():
     for bad in ("easy=1", "normal", "normal=x", "hard=-1"):
         with pytest.raises(SystemExit):
             tournament.parse_weights([bad])
+
+
+def test_the_header_names_each_seat_s_weight_and_a_stray_hiding_is_refused(capsys):
+    specs = tournament.with_weights(
+        [tournament.parse_spec(t, {}, 1) for t in ("peeking@20", "normal-open@20", "normal@20",
+                                                    "random")], None, {"normal": 0.1})
+    assert [tournament.weight_of(s) for s in specs] == [0.0, 0.0, 0.1, None]
+    with pytest.raises(SystemExit):
+        tournament.main(["--levels", "hard,normal", "--hiding", "0.5", "--games", "1"])
+    assert "no seat plays the hiding level" in capsys.readouterr().err

@@ -273,8 +273,8 @@ class SearchPool:
         every worker's) and merge their roots. ``meanwhile`` is called once in this
         process while the workers search (work of the same move that needs no search: a
         Pi's fourth core does it, not the workers' time). Raises :class:`~.base.Cancelled`
-        as soon as ``cancel`` is set (the workers stop at their next iteration),
-        :class:`PoolBroken` if a worker has gone."""
+        once ``cancel`` is set (after ``meanwhile`` has returned; the workers stop at their
+        next iteration), :class:`PoolBroken` if a worker has gone."""
         assert iterations is not None or deadline is not None, "no budget"
         with self._lock:
             if not self.usable:

@@ -222,7 +222,7 @@ class SearchBot:
                 if pool.ready():  # else this move here, while the workers start
                     result = pool.search(
                         job, iterations=budget.iterations, deadline=deadline, cancel=cancel,
-                        meanwhile=(lambda: readings.append(self._reading(obs))) if hiding
+                        meanwhile=(lambda: readings.append(self.reading(obs))) if hiding
                         else None)
             except PoolBroken as exc:  # searched here instead, on one core
                 if cancel is not None and cancel.is_set():
@@ -230,7 +230,7 @@ class SearchBot:
                 log.warning("searching on one core: %s", exc)
         if result is None:
             if hiding and not readings:
-                readings.append(self._reading(obs))
+                readings.append(self.reading(obs))
             result = run_job(job, self.board, self.chart, self._trees, state=state,
                              iterations=budget.iterations, deadline=deadline, cancel=cancel)
         move = result.move
@@ -239,7 +239,7 @@ class SearchBot:
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return move
 
-    def _reading(self, obs: Observation) -> dict[Move, float]:
+    def reading(self, obs: Observation) -> dict[Move, float]:
         """For each legal move, the probability a reader would give this bot's true clan
         after it (:func:`.belief.exposure`), from the public moves and its own clan only
         (R22): the same for any clans of the others."""
