@@ -280,16 +280,15 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             bots.append(PeekingBot(board, chart, state.clans, seed=bot_seed,
                                    budget=spec.budget, pool=_pool(spec.workers, board, chart),
                                    level=spec.level))
-        elif spec.level == HIDING or spec.level in OPEN or spec.hiding is not None:
+        elif (weight := weight_of(spec)) is not None:  # a search level: with its weight
             level = SEARCHES_AS.get(spec.level, spec.level)
-            settings = replace(LEVEL_SETTINGS[level], hiding=weight_of(spec))
+            settings = replace(LEVEL_SETTINGS[level], hiding=weight)
             bot = SearchBot(board, chart, level=level, seed=bot_seed, budget=spec.budget,
                             settings=settings, pool=_pool(spec.workers, board, chart))
             bot.level = spec.level
             bots.append(bot)
         else:
-            bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget,
-                                 pool=_pool(spec.workers, board, chart)))
+            bots.append(make_bot(spec.level, board, chart, seed=bot_seed, budget=spec.budget))
     results = [SeatResult(spec.label, 0.0, 0.0, 0.0, players - 1) for spec in at]
     while not state.is_over:
         p = state.current_player

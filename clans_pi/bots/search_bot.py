@@ -235,7 +235,7 @@ class SearchBot:
                              iterations=budget.iterations, deadline=deadline, cancel=cancel)
         move = result.move
         if readings and result.values:
-            move = self._hiding_choice(obs, result, readings[0])
+            move = self._hiding_choice(result, readings[0])
         self.last = SearchStats(result.iterations, time.monotonic() - start, result)
         return move
 
@@ -250,8 +250,7 @@ class SearchBot:
                                obs.own_clan)
                 for move, ratios in moves_evidence(state).items()}
 
-    def _hiding_choice(self, obs: Observation, result: Result,
-                       reading: dict[Move, float]) -> Move:
+    def _hiding_choice(self, result: Result, reading: dict[Move, float]) -> Move:
         """Among the root's well-searched moves, the best mean reward less the weighted
         probability a reader would give this bot's true clan after the move (``reading``);
         ties: the search's own choice."""
