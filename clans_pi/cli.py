@@ -17,11 +17,6 @@ from pathlib import Path
 
 from . import __version__, i18n
 from .bots.random_mover import RandomMover
-from .config import Config, load_config
-from .files import load_board, load_chart, read_json, user_state_dir
-from .language_choice import chosen_language
-from .logs import setup_logging
-from .options import DEFAULT_SIZE, MAX_SIDE, MIN_SIZE, RENDER_SCREENS, ROTATIONS, size_problem
 from .palette import clan_name
 from .rules import (
     MAX_PLAYERS,
@@ -39,6 +34,18 @@ from .rules import (
     to_record,
 )
 from .rules.epochs import EpochChart
+from .saving.files import load_board, load_chart, read_json, user_state_dir
+from .service.logs import setup_logging
+from .settings.config import Config, load_config
+from .settings.language import chosen_language
+from .settings.options import (
+    DEFAULT_SIZE,
+    MAX_SIDE,
+    MIN_SIZE,
+    RENDER_SCREENS,
+    ROTATIONS,
+    size_problem,
+)
 
 DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 log = logging.getLogger("clans_pi")
@@ -195,7 +202,7 @@ def _check_size(size: tuple[int, int], rotate: int) -> None:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .config import Config
+    from .settings.config import Config
     from .ui.run import clan_look, render
 
     _check_size(args.size, 0)  # render's size is the picture before it is turned
@@ -226,7 +233,7 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from .selftest import run_selftest
+    from .hardware.selftest import run_selftest
 
     config, problems = load_config(args.config)
     for line in problems:
@@ -374,7 +381,7 @@ def _headless_language(args: argparse.Namespace, state_dir: Path | None) -> Conf
 
 def _play_headless(args: argparse.Namespace) -> int:
     if args.seats or args.state_dir:
-        from .headless import parse_seats, run_headless
+        from .table.headless import parse_seats, run_headless
 
         kinds = parse_seats(args.seats or "random,random,random")
         board, chart = load_board(args.board), load_chart(args.chart)

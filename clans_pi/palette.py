@@ -4,7 +4,7 @@ mark and its name. Pygame-free, so the screen (``clans_pi.ui``) and the phones' 
 
 Clan colours are keyed by colour name: the engine's five clans, and "white", the fifth clan
 when the settings show it white (R3; its engine id stays "black", see
-:func:`clans_pi.options.shown_clan`). Marks are keyed by engine id: the fifth clan has one
+:func:`clans_pi.settings.options.shown_clan`). Marks are keyed by engine id: the fifth clan has one
 mark, black or white.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from .i18n import N_, _
-from .options import shown_clan
+from .settings.options import shown_clan
 
 Color = tuple[int, int, int]
 

@@ -99,7 +99,7 @@ def main() -> None:
 
     import pygame
 
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
     from clans_pi.ui.app import App
     from clans_pi.ui.screens.past_games import PastGamesScreen
 

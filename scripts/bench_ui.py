@@ -73,13 +73,13 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from clans_pi.persistence import GameStore  # noqa: E402
 from clans_pi.phones.devices import Phones  # noqa: E402
 from clans_pi.phones.load import LOOPBACK  # noqa: E402
 from clans_pi.phones.tokens import SeatTokens  # noqa: E402
 from clans_pi.rules.board import Board, load_default_board  # noqa: E402
 from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
+from clans_pi.saving.store import GameStore  # noqa: E402
 from clans_pi.session import Seat, Session  # noqa: E402
 from clans_pi.ui.app import App  # noqa: E402
 from clans_pi.ui.display import Display  # noqa: E402

@@ -44,11 +44,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from image_guest import SCREEN, Card, GuestError, Machine, have_tools
 
-from clans_pi.config import Config, load_files
 from clans_pi.hardware.seats import SeatDevices
-from clans_pi.persistence import GameStore, read_save
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
+from clans_pi.saving.store import GameStore, read_save
+from clans_pi.settings.config import Config, load_files
 from clans_pi.ui.app import LONG_PRESS_MS, App
 from clans_pi.ui.display import Display
 from clans_pi.ui.run import render_start, table_app, use_language

@@ -545,7 +545,7 @@ toml_string() {   # TEXT: a TOML basic string
     printf '"%s"' "${s//\"/\\\"}"
 }
 
-hotspot_toml() {   # NAME PASSWORD: what the game reads (clans_pi/config.py)
+hotspot_toml() {   # NAME PASSWORD: what the game reads (clans_pi/settings/config.py)
     cat <<EOF
 # The Pi's own Wi-Fi for the phones, written by install-pi.sh --hotspot (the same as in
 # $HOTSPOT_PROFILE).

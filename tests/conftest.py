@@ -61,13 +61,13 @@ def global_pin_factory() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _no_log_handler_outlives_its_test() -> Iterator[None]:
-    """The game's log handler (clans_pi.logs.setup_logging, called by cli.main) writes to the
-    standard error of the test that installed it, which pytest closes after it: removed
+    """The game's log handler (clans_pi.service.logs.setup_logging, called by cli.main) writes
+    to the standard error of the test that installed it, which pytest closes after it: removed
     then, or a later test's log lines go to a closed file ("--- Logging error ---")."""
     yield
     import logging
 
-    from clans_pi import logs
+    from clans_pi.service import logs
 
     if logs._installed is not None:
         logging.getLogger().removeHandler(logs._installed)

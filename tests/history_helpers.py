@@ -1,5 +1,5 @@
 """Past games for tests: finished games played at random, written into a records directory
-as the table writes them (:meth:`clans_pi.persistence.GameStore._record` and
+as the table writes them (:meth:`clans_pi.saving.store.GameStore._record` and
 ``add_guesses``): the game's record, when it ended, who sat where, the computers' guesses.
 
 ``NOW`` is a fixed evening (the list's "Today"/"Yesterday" are checked against it);

@@ -393,7 +393,7 @@ def test_the_app_dims_when_idle_and_the_waking_touch_does_nothing_else(panel):
 
 
 def test_dimming_asked_for_without_a_backlight_is_a_notice(monkeypatch, tmp_path):
-    from clans_pi.config import Config
+    from clans_pi.settings.config import Config
     from clans_pi.ui import run
 
     monkeypatch.setattr(Backlight, "find", classmethod(lambda cls, root=None, name=None: None))

@@ -233,7 +233,7 @@ def test_play_with_seat_devices_configured_starts_off_a_pi(tmp_path):
 def test_the_touchscreen_game_resumes_a_saved_game(tmp_path):
     """A game saved in the state directory (as after a power cut) opens on the play screen
     at the same move; a damaged save is reported in one sentence and the older one used."""
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
     from tests.ui_helpers import BOARD, CHART, display_app
 
     store = GameStore(tmp_path)
@@ -295,8 +295,8 @@ def test_the_smallest_size_is_named_in_help(capsys):
 def test_a_full_screen_too_small_for_the_game_is_refused(tmp_path):
     """--fullscreen ignores --size: the screen SDL opens is checked instead (here the dummy
     driver's window of the asked size stands in for a small screen)."""
-    from clans_pi.files import load_board, load_chart
     from clans_pi.rules import ClansError
+    from clans_pi.saving.files import load_board, load_chart
     from clans_pi.ui.run import play
 
     with pytest.raises(ClansError, match=r"^the screen, 320x240, is smaller than the game can "
@@ -306,7 +306,7 @@ def test_a_full_screen_too_small_for_the_game_is_refused(tmp_path):
 
 
 def _save_file(tmp_path: Path, session) -> Path:
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
 
     store = GameStore(tmp_path / "state")
     store.save(session)
@@ -316,7 +316,7 @@ def _save_file(tmp_path: Path, session) -> Path:
 def test_render_and_load_take_the_games_own_save_file(capsys, tmp_path):
     import random
 
-    from clans_pi.files import load_board, load_chart
+    from clans_pi.saving.files import load_board, load_chart
     from clans_pi.session import Seat, Session
     from clans_pi.ui.run import load_game
 
@@ -342,7 +342,7 @@ def test_render_and_load_take_the_games_own_save_file(capsys, tmp_path):
 
 
 def test_a_loaded_record_gives_seats_their_pictures_and_computers_by_player():
-    from clans_pi.files import load_board, load_chart
+    from clans_pi.saving.files import load_board, load_chart
     from clans_pi.session import Seat, Session
     from clans_pi.ui.run import load_game
 

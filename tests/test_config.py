@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clans_pi import i18n
-from clans_pi.config import Config, load_config
+from clans_pi.settings.config import Config, load_config
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -28,8 +28,8 @@ def test_seats_by_kind(tmp_path):
 
 def test_no_file_means_defaults_quietly(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    monkeypatch.setattr("clans_pi.config.DEFAULT_PATHS", ())
-    monkeypatch.setattr("clans_pi.config.BOOT_PATHS", ())
+    monkeypatch.setattr("clans_pi.settings.config.DEFAULT_PATHS", ())
+    monkeypatch.setattr("clans_pi.settings.config.BOOT_PATHS", ())
     config, problems = load_config()
     assert problems == [] and config == Config(state_dir=config.state_dir)
     assert not config.wants_gpio
@@ -324,8 +324,8 @@ def _boot_and_etc(tmp_path: Path, monkeypatch, etc: str | None, boot: str | None
         file.parent.mkdir(exist_ok=True)
         if text is not None:
             file.write_text(text, encoding="utf-8")
-    monkeypatch.setattr("clans_pi.config.DEFAULT_PATHS", (etc_file,))
-    monkeypatch.setattr("clans_pi.config.BOOT_PATHS", (boot_file,))
+    monkeypatch.setattr("clans_pi.settings.config.DEFAULT_PATHS", (etc_file,))
+    monkeypatch.setattr("clans_pi.settings.config.BOOT_PATHS", (boot_file,))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "nobody"))
     return etc_file, boot_file
 

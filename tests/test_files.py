@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
-from clans_pi.files import temp_of, user_state_dir, write_atomic
 from clans_pi.hardware.handhelds import PairingStore
+from clans_pi.saving.files import temp_of, user_state_dir, write_atomic
 
 
 def test_the_state_directory_is_the_services_else_the_users(monkeypatch, tmp_path):
@@ -89,7 +89,7 @@ def test_a_failing_write_raises_keeps_the_old_file_and_leaves_no_temp(tmp_path, 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "replace", replace)
     if fails == "write":
-        import clans_pi.files as files_module
+        import clans_pi.saving.files as files_module
 
         monkeypatch.setattr(files_module, "open", FullFile, raising=False)
     with pytest.raises(OSError) as info:

@@ -492,7 +492,7 @@ def test_a_white_fifth_clan_is_named_white_on_handhelds_that_know_it(rig: Rig) -
 
 
 def test_the_settings_tell_the_handhelds_how_the_fifth_clan_looks(tmp_path: Path) -> None:
-    from clans_pi.config import Config
+    from clans_pi.settings.config import Config
 
     config = Config(seats={1: "handheld"}, state_dir=tmp_path, fifth_clan="white")
     manager = HandheldManager(ports=lambda: [])

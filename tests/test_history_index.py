@@ -15,8 +15,8 @@ import pytest
 
 from clans_pi.history import History, read_past_game
 from clans_pi.history import past_game as past_game_module
-from clans_pi.persistence import GameStore
 from clans_pi.rules.errors import ClansError, RecordError
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Seat, Session
 from tests.history_helpers import BOARD, CHART, NOW, family_games, finished_record, write_record
 

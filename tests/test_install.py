@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from clans_pi.config import load_config
+from clans_pi.settings.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
 INSTALL = REPO / "scripts" / "install-pi.sh"

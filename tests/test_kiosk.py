@@ -65,7 +65,8 @@ def test_under_systemd_ready_watchdog_and_a_clean_stop_on_sigterm(tmp_path):
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
     env.pop("WATCHDOG_PID", None)
-    # As the service runs it (--kiosk): a stop asks for nothing (status 0, clans_pi/kiosk.py).
+    # As the service runs it (--kiosk): a stop asks for nothing (status 0,
+    # clans_pi/service/kiosk.py).
     proc = subprocess.Popen([sys.executable, "-m", "clans_pi.cli", "play", "--kiosk",
                              "--state-dir", str(tmp_path / "state")], env=env,
                             stderr=subprocess.PIPE, text=True)
@@ -165,7 +166,7 @@ def test_a_problem_found_while_starting_stays_a_minute_then_the_resumed_notice(
     """A broken setting is on the screen for a minute, not five seconds: the appliance may
     come on while nobody watches (the image's broken clans-pi.toml check meets it through a
     slow emulator too). A kept game's "goes on" notice follows it, for the usual time."""
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
     from clans_pi.ui import app as app_module
     from tests.ui_helpers import random_session
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from clans_pi.logs import JournalFormatter, is_journal, setup_logging
+from clans_pi.service.logs import JournalFormatter, is_journal, setup_logging
 
 SECRET = re.compile(r"\b(red|blue|green|yellow|black|clan)\b", re.IGNORECASE)
 
@@ -72,10 +72,10 @@ def test_a_whole_touchscreen_game_logs_no_clan_before_the_end(tmp_path, caplog, 
     at every level. Before the game is over none names a clan; afterwards it may."""
     import random
 
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
     from clans_pi.session import Seat, Session
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import BOARD, CHART, display_app
 
     caplog.set_level(logging.DEBUG)

@@ -12,13 +12,14 @@ import pytest
 
 import clans_pi.bots.parallel as parallel
 import clans_pi.bots.search_bot as search_bot
-from clans_pi import headless, session
+from clans_pi import session
 from clans_pi.bots import LEVELS, Budget, make_bot
 from clans_pi.bots.random_mover import RandomMover
 from clans_pi.cli import main
-from clans_pi.config import load_config
 from clans_pi.rules.constants import CLAN_INDEX, CLANS
 from clans_pi.rules.errors import ClansError
+from clans_pi.settings.config import load_config
+from clans_pi.table import headless
 from scripts.peeking import LEVEL, PeekingBot
 from tests.rules_helpers import BOARD, CHART, new_game
 from tests.test_architecture import _module_name, imported_modules

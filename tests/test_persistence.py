@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clans_pi.headless import run_headless
-from clans_pi.persistence import SAVE_FORMAT, GameStore
 from clans_pi.rules.record import replay, result
+from clans_pi.saving.store import SAVE_FORMAT, GameStore
+from clans_pi.table.headless import run_headless
 from tests.ui_helpers import BOARD, CHART, random_session
 
 
@@ -211,7 +211,7 @@ def test_undo_across_computer_replies_survives_a_restart(tmp_path):
 def test_headless_computer_players_play_a_saved_game_to_a_record(tmp_path):
     """--seats easy,random: the computer player moves from its own view (R22), every move
     is saved, and the finished game's record replays to the same result."""
-    from clans_pi.headless import parse_seats
+    from clans_pi.table.headless import parse_seats
 
     with pytest.raises(Exception, match="'expert' is not a computer player"):
         parse_seats("expert,random")
@@ -272,7 +272,7 @@ def test_load_never_raises_on_a_crafted_save_with_a_valid_checksum(tmp_path_fact
     friendly sentences: a save it cannot use is moved aside like any damaged save."""
     import shutil
 
-    from clans_pi.persistence import checksum, payload_text
+    from clans_pi.saving.store import checksum, payload_text
     from clans_pi.session import Session
 
     global _FUZZ

@@ -193,7 +193,7 @@ def test_the_headless_game_waits_for_each_phone_s_peek_then_plays(tmp_path):
 
     from aiohttp import ClientSession
 
-    from clans_pi.headless import run_headless
+    from clans_pi.table.headless import run_headless
     from tests.ui_helpers import BOARD, CHART
 
     lines: list[str] = []
@@ -260,8 +260,8 @@ def test_a_phone_seat_at_the_table_shows_its_code_and_the_deal_goes_on_when_it_c
     "I have seen my clan" moves the deal on."""
     from aiohttp import ClientSession
 
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import display_app, press
 
     config = Config()
@@ -312,8 +312,8 @@ def test_a_phone_seat_at_the_table_shows_its_code_and_the_deal_goes_on_when_it_c
 def _a_game_with_a_phone_seat():
     """A 2-player game at the table whose first seat is a phone (its server on loopback),
     dealt: (the app, its seat devices, the first seat's live channel's address)."""
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import display_app, press
 
     config = Config()
@@ -411,9 +411,9 @@ def test_a_phone_s_link_is_kept_with_the_save_and_works_after_a_restart(tmp_path
     """After a power cut the same QR code still works for the same game: the seats' links
     are kept with the save and taken up again when the game resumes; a new game makes new
     ones, and the old ones then say the game is over."""
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import BOARD, CHART, random_session
 
     config = Config()
@@ -491,8 +491,8 @@ def test_at_the_end_each_phone_shows_its_own_seat_s_result():
     how it did; a phone that opens the page after the end gets it too."""
     from aiohttp import ClientSession
 
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import finished_session
 
     config = Config()
@@ -559,9 +559,9 @@ def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
     else's); a phone that opens the page later gets it too."""
     from aiohttp import ClientSession
 
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
     from clans_pi.history.hiding import analyse_record, record_of_view
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import BOARD, CHART, finished_session
 
     config = Config()
@@ -605,9 +605,9 @@ def test_the_end_at_the_table_sends_each_phone_its_own_chart_once_read(tmp_path)
     """Table.finish: each phone seat's own chart of how well it hid reaches its phone when
     the background reading is done (issue 32), and only its own (R22 holds anyway after
     the end, but a phone shows its seat)."""
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
     from clans_pi.history.hiding import analyse_record, record_of_view
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import BOARD, CHART, display_app, finished_session
 
     config = Config()

@@ -17,12 +17,12 @@ import pygame
 from aiohttp import ClientSession, WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
-from clans_pi.config import Config
 from clans_pi.hardware.seats import SeatDevices
 from clans_pi.phones.server import PhoneHub, PhoneSeat, make_app, tell_hint, tell_turn
 from clans_pi.phones.tokens import SeatTokens
 from clans_pi.rules.moves import Move
 from clans_pi.session import Seat
+from clans_pi.settings.config import Config
 from clans_pi.table import Table
 from clans_pi.table.players import ComputerPlayers
 from clans_pi.ui.phone_pictures import hint_png

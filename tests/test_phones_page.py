@@ -195,8 +195,8 @@ def test_the_screen_s_app_gives_the_phones_the_players_pictures():
     seat."""
     import urllib.request
 
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.settings.config import Config
     from clans_pi.ui.app import App
     from clans_pi.ui.phone_pictures import seat_picture_png
     from tests.ui_helpers import BOARD, CHART, random_session

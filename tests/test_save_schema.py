@@ -1,4 +1,4 @@
-"""The save's schema (clans_pi/save_schema.py): every save the game writes fits it, the
+"""The save's schema (clans_pi/saving/schema.py): every save the game writes fits it, the
 saves of older versions still load, and whatever JSON a crafted save with a valid checksum
 holds in any field (or any key added to any object), the game starts: the save is used, or
 moved aside with one sentence and the previous one is the game. Never a traceback."""
@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from clans_pi.hardware.seats import SeatDevices
-from clans_pi.persistence import SAVE_FORMAT, GameStore, checksum, payload_text
 from clans_pi.phones.tokens import SeatTokens
-from clans_pi.save_schema import SchemaError, check_save
+from clans_pi.saving.schema import SchemaError, check_save
+from clans_pi.saving.store import SAVE_FORMAT, GameStore, checksum, payload_text
 from clans_pi.session import Seat, Session
 from clans_pi.table import Table
 from tests.test_persistence import _RAW, _places

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from clans_pi.config import Config
 from clans_pi.hardware.gpio_seat import CLAN_RGB, DEBOUNCE_MS
 from clans_pi.hardware.pinmap import load_pinmap
 from clans_pi.hardware.seats import SeatDevices
+from clans_pi.settings.config import Config
 from tests.ui_helpers import finished_session, random_session, with_clans
 
 PINS = load_pinmap().seats

@@ -6,9 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from clans_pi.config import Config
 from clans_pi.hardware.pinmap import load_pinmap
-from clans_pi.selftest import run_selftest
+from clans_pi.hardware.selftest import run_selftest
+from clans_pi.settings.config import Config
 
 
 class FakeClock:

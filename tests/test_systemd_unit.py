@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from clans_pi import kiosk
+from clans_pi.service import kiosk
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "clans-pi.service"
@@ -216,7 +216,7 @@ def _stop_post(tmp_path: Path, exit_code: str, exit_status: str) -> list[str]:
 
 
 def test_leaving_the_kiosk_powers_off_or_brings_the_console_back_and_nothing_else(tmp_path):
-    """Issue 13.3: Quit on the kiosk left a black screen. Switch off (clans_pi.kiosk) powers
+    """Issue 13.3: Quit on the kiosk left a black screen. Switch off (clans_pi.service.kiosk) powers
     the Pi off; Ctrl+Q gives tty1 back to a login prompt; both are clean exits (not
     restarted); a stop, a crash or a kill asks for nothing."""
     s = _settings(UNIT.read_text(encoding="utf-8"))

@@ -10,10 +10,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from clans_pi.persistence import GameStore
 from clans_pi.rules.constants import CLANS
 from clans_pi.rules.events import Event, GameOver
 from clans_pi.rules.moves import Move
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Seat, Session
 from clans_pi.table import Table
 from tests.rules_helpers import BOARD, CHART
@@ -58,7 +58,7 @@ def computers(n: int) -> list[Seat]:
 
 
 def test_the_table_and_the_headless_game_import_no_pygame() -> None:
-    code = ("import sys, clans_pi.table, clans_pi.headless; "
+    code = ("import sys, clans_pi.table, clans_pi.table.headless; "
             "assert 'pygame' not in sys.modules, 'pygame imported'")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)

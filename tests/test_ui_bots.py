@@ -14,8 +14,8 @@ import pygame
 import pytest
 
 from clans_pi.bots.base import LEVELS
-from clans_pi.persistence import GameStore
 from clans_pi.rules.constants import CLANS
+from clans_pi.saving.store import GameStore
 from clans_pi.session import COMPUTER_KINDS, HUMAN, SEAT_KINDS, Seat
 from clans_pi.table.computers import BOT_PAUSE_MS, HINT_LEVEL
 from clans_pi.ui.screens.play import SPIN_MS

@@ -9,8 +9,8 @@ import itertools
 import pygame
 import pytest
 
-from clans_pi.config import Config
 from clans_pi.rules.constants import CLANS
+from clans_pi.settings.config import Config
 from clans_pi.ui.clan_look import ClanLook
 from clans_pi.ui.clan_marks import MARKS
 from clans_pi.ui.icons import hut_icon

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clans_pi.persistence import GameStore
 from clans_pi.rules.constants import BIG_GROUP, CLANS, NUM_CLANS
 from clans_pi.rules.epochs import FAVOURABLE, NEUTRAL
 from clans_pi.rules.events import Moved, Strife, VillageFounded
 from clans_pi.rules.moves import Move
 from clans_pi.rules.village import Village
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Seat
 from clans_pi.table.computers import BOT_PAUSE_MS
 from clans_pi.table.guide import GUIDE_FILE, TOPICS, Guide, GuideMemory, Tip
@@ -408,7 +408,7 @@ def test_a_save_from_before_the_guide_loads_with_nothing_seen(tmp_path):
     store.save(random_session(3, moves=5))
     doc = json.loads(store.current.read_text())
     del doc["payload"]["guide"]
-    from clans_pi.persistence import checksum, payload_text
+    from clans_pi.saving.store import checksum, payload_text
 
     doc["sha256"] = checksum(payload_text(doc["payload"]))
     store.current.write_text(json.dumps(doc))

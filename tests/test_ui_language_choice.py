@@ -10,8 +10,8 @@ import logging
 import pytest
 
 from clans_pi import i18n
-from clans_pi.config import Config
 from clans_pi.session import Seat
+from clans_pi.settings.config import Config
 from clans_pi.ui import canvas, fonts, languages
 from clans_pi.ui.canvas import wrap
 from clans_pi.ui.languages import LanguageFile
@@ -101,16 +101,16 @@ def test_the_remembered_choice_wins_over_the_settings_after_a_restart(tmp_path):
 @pytest.mark.parametrize("content", [b"klingon\n", b"\xff\xfe\x00", b""])
 def test_a_bad_remembered_choice_is_logged_and_the_settings_used(tmp_path, caplog, content):
     (tmp_path / "language").write_bytes(content)
-    with caplog.at_level(logging.WARNING, logger="clans_pi.language_choice"):
+    with caplog.at_level(logging.WARNING, logger="clans_pi.settings.language"):
         assert _start(tmp_path, Config(language="de")) == "de"
-    lines = [r.getMessage() for r in caplog.records if r.name == "clans_pi.language_choice"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "clans_pi.settings.language"]
     assert len(lines) == 1 and str(tmp_path / "language") in lines[0]
     assert "the settings' language is used" in lines[0]
 
 
 def test_a_choice_that_cannot_be_written_is_logged_and_kept_for_now(tmp_path, caplog):
     (tmp_path / "language").mkdir()  # a directory where the file should be
-    with caplog.at_level(logging.WARNING, logger="clans_pi.language_choice"):
+    with caplog.at_level(logging.WARNING, logger="clans_pi.settings.language"):
         LanguageFile(tmp_path / "language").write("de")
     assert "cannot remember the language" in caplog.text
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from clans_pi.phones.wifi import Hotspot
+from clans_pi.settings.wifi import Hotspot
 from clans_pi.ui.app import App
 from clans_pi.ui.clan_look import DEFAULT_LOOK, ClanLook
 from clans_pi.ui.layout import play_layout, scale_for
@@ -470,7 +470,7 @@ def test_every_territory_can_be_hit_at_the_smallest_size():
     assert pygame.Rect(bv.rect).collidepoint(bv.anchors[0])
 
 
-#: The smallest pictures the game accepts (clans_pi.options.MIN_SIZE, named in --help), a
+#: The smallest pictures the game accepts (clans_pi.settings.options.MIN_SIZE, named in --help), a
 #: square one and upright ones between lying and tall: every screen must lay out there.
 SMALLEST = ((480, 320), (480, 480), (480, 640), (600, 700))
 
@@ -478,7 +478,7 @@ SMALLEST = ((480, 320), (480, 480), (480, 640), (600, 700))
 @pytest.mark.parametrize("size", SMALLEST, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_every_screen_lays_out_at_the_smallest_accepted_sizes(screen, size):
-    from clans_pi.options import MIN_SIZE, size_problem
+    from clans_pi.settings.options import MIN_SIZE, size_problem
 
     assert size_problem(size) is None
     assert size[0] >= MIN_SIZE[0] and size[1] >= MIN_SIZE[1]

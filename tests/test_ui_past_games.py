@@ -11,8 +11,8 @@ import random
 import pygame
 
 from clans_pi.history import History
-from clans_pi.persistence import GameStore
 from clans_pi.rules.record import replay
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Seat, Session
 from clans_pi.ui.app import App
 from clans_pi.ui.screens.past_games import PastGamesScreen, day_text

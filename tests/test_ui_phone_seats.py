@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import socket
 
-from clans_pi.config import Config
 from clans_pi.hardware.seats import SeatDevices
-from clans_pi.persistence import GameStore
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Seat
+from clans_pi.settings.config import Config
 from clans_pi.table.players import ComputerPlayers
 from tests.ui_helpers import BOARD, CHART, act, offscreen_app, random_session
 

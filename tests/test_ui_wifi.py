@@ -8,8 +8,8 @@ import pygame
 import pytest
 import segno
 
-from clans_pi.config import Config
-from clans_pi.phones.wifi import Hotspot, wifi_qr_payload
+from clans_pi.settings.config import Config
+from clans_pi.settings.wifi import Hotspot, wifi_qr_payload
 from clans_pi.ui import run
 from clans_pi.ui.qr import QUIET
 from tests.ui_helpers import BOARD, CHART, act, display_app, offscreen_app, press

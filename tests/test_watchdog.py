@@ -1,4 +1,4 @@
-"""clans_pi.watchdog.Notifier against a real AF_UNIX datagram socket, as systemd listens."""
+"""clans_pi.service.watchdog.Notifier against a real AF_UNIX datagram socket, as systemd listens."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from clans_pi.watchdog import Notifier
+from clans_pi.service.watchdog import Notifier
 
 
 class Clock:
@@ -137,14 +137,14 @@ def test_broken_socket_never_raises_and_logs_once(tmp_path, caplog):
     clock = Clock()
     missing = str(tmp_path / "nobody-listens")
     n = Notifier({"NOTIFY_SOCKET": missing, "WATCHDOG_USEC": "2000000"}, clock=clock)
-    with caplog.at_level(logging.WARNING, logger="clans_pi.watchdog"):
+    with caplog.at_level(logging.WARNING, logger="clans_pi.service.watchdog"):
         assert n.ready() is False
         assert n.status("still here") is False
         for _ in range(3):
             assert n.watchdog() is False
             clock.now += 1.0
         assert n.stopping() is False
-    warnings = [r for r in caplog.records if r.name == "clans_pi.watchdog"]
+    warnings = [r for r in caplog.records if r.name == "clans_pi.service.watchdog"]
     assert len(warnings) == 1
     assert missing in warnings[0].getMessage()
 

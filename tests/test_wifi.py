@@ -1,4 +1,4 @@
-"""The Wi-Fi QR code's text (clans_pi.phones.wifi): the standard form, every special
+"""The Wi-Fi QR code's text (clans_pi.settings.wifi): the standard form, every special
 character escaped, and the checks on a name and a password."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import segno.helpers
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clans_pi.phones.wifi import Hotspot, escape, name_problem, password_problem, wifi_qr_payload
+from clans_pi.settings.wifi import Hotspot, escape, name_problem, password_problem, wifi_qr_payload
 
 
 def test_a_plain_network():

@@ -35,11 +35,11 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ..logs import where
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.state import GameState
+from ..service.logs import where
 from .base import Cancelled
 from .ismcts import (
     ClanIndices,

@@ -45,7 +45,7 @@ import math
 import os
 from pathlib import Path
 
-from ..files import write_atomic
+from ..saving.files import write_atomic
 
 log = logging.getLogger(__name__)
 

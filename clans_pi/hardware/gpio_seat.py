@@ -26,8 +26,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ..options import FIFTH_CLANS, shown_clan
 from ..rules.errors import ClansError
+from ..settings.options import FIFTH_CLANS, shown_clan
 from .pinmap import ROLES, PinMap, PinMapError, SeatPins
 
 DEBOUNCE_MS = 30

@@ -47,8 +47,8 @@ from typing import Any, Protocol
 import serial
 import serial.tools.list_ports
 
-from ..files import write_atomic
-from ..options import shown_clan
+from ..saving.files import write_atomic
+from ..settings.options import shown_clan
 from . import protocol
 
 log = logging.getLogger(__name__)

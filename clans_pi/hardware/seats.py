@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..config import Config
 from ..i18n import N_, _
 from ..rules.errors import ClansError
+from ..settings.config import Config
 
 if TYPE_CHECKING:
     from ..history.hiding import Hiding

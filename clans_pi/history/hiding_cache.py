@@ -24,10 +24,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..files import write_atomic
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
+from ..saving.files import write_atomic
 from .hiding import MODEL_VERSION, Hiding, _guesses, analyse_record
 from .index import BAD_VALUE, rules_digest
 

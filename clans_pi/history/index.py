@@ -13,7 +13,7 @@ the engine's source, :func:`rules_digest`), board or chart; a card that refuses 
 only makes the next start slower.
 
 Deleting a game deletes its record; merging a renamed person's old games under their new
-name rewrites those records' names (atomically, :func:`clans_pi.files.write_atomic`).
+name rewrites those records' names (atomically, :func:`clans_pi.saving.files.write_atomic`).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..files import write_atomic
-from ..persistence import record_text
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
+from ..saving.files import write_atomic
+from ..saving.store import record_text
 from .past_game import PastGame, game_from_json, game_to_json, read_past_game
 from .replay import GameReplay
 

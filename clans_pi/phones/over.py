@@ -15,7 +15,7 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..files import write_atomic
+from ..saving.files import write_atomic
 from .tokens import KEEP_OVER, newest
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..bots.base import Bot, Cancelled
 from ..bots.calibration import likeliest
 from ..i18n import _
-from ..logs import where
 from ..rules.moves import Move
+from ..service.logs import where
 from ..session import COMPUTER_KINDS, HUMAN, Session
 
 if TYPE_CHECKING:

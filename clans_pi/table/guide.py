@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import write_atomic
 from ..rules.constants import BIG_GROUP, CLANS, NUM_CLANS
 from ..rules.events import EpochChanged, Event, Moved, VillageFounded
+from ..saving.files import write_atomic
 from ..session import Session
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ A :class:`Table` owns the :class:`Session` (the only holder of the secret, R22),
 :class:`GameStore` that saves after every move and undo, the :class:`SeatDevices` (the deal,
 the results, a seat's button), the computer players' turns, the first-game guide's progress,
 the notices for everyone and the service's status line. The touchscreen (``clans_pi.ui``)
-and the headless game (``clans_pi.headless``) both drive it; neither saves or deals itself.
+and the headless game (``clans_pi.table.headless``) both drive it; neither saves or deals itself.
 
 What leaves the table is public: listeners (:meth:`Table.listen`) hear each move's public
 events, notices never name a clan, and a seat's own view comes only from
@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..history.hiding import record_of_view
-from ..persistence import cannot_save
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
 from ..rules.moves import Move
 from ..rules.observation import Observation
+from ..saving.store import cannot_save
 from ..session import Seat, Session
 from .computers import BOT_PAUSE_MS, GIVE_UP_MS, BotFactory, Computers, Stage, Worker
 from .guide import Guide, GuideMemory
@@ -34,8 +34,8 @@ from .guide import Guide, GuideMemory
 if TYPE_CHECKING:
     from ..hardware.seats import SeatDevices
     from ..history.hiding_cache import HidingCache
-    from ..persistence import GameStore
-    from ..watchdog import Notifier
+    from ..saving.store import GameStore
+    from ..service.watchdog import Notifier
 
 log = logging.getLogger(__name__)
 

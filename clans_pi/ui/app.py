@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from .. import kiosk
 from ..history import History
 from ..history.hiding_cache import HidingCache
 from ..i18n import _
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.events import Event
+from ..service import kiosk
 from ..session import Seat, Session
 from ..table import Table
 from ..table.computers import BotFactory, Stage
@@ -36,9 +36,9 @@ from .phone_pictures import hint_png, seat_picture_png
 if TYPE_CHECKING:
     from ..hardware.backlight import IdleDimmer
     from ..hardware.seats import SeatDevices
-    from ..persistence import GameStore
-    from ..phones.wifi import Hotspot
-    from ..watchdog import Notifier
+    from ..saving.store import GameStore
+    from ..service.watchdog import Notifier
+    from ..settings.wifi import Hotspot
     from .sound import Sounds
 from .canvas import Canvas, line_size, wrap
 from .clan_look import DEFAULT_LOOK, ClanLook
@@ -131,7 +131,7 @@ class App:
         self.overlay: GuideOverlay | None = None  # the guide's card, while one is up
         self.language_file = language_file  # the start screen's choice; None: not kept
         # The appliance (clans-pi.service): the menu offers Switch off instead of Quit, and
-        # each way out asks the service for what comes next (clans_pi/kiosk.py).
+        # each way out asks the service for what comes next (clans_pi/service/kiosk.py).
         self.kiosk = kiosk
         self.wifi = wifi  # the Wi-Fi the phones join (the start screen shows it), or None
         self.exit_status = 0  # what the program exits with (kiosk: SWITCH_OFF, CONSOLE)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..i18n import _
-from ..options import FIFTH_CLANS, shown_clan
 from ..palette import CLAN_COLORS, CLAN_INK, CLAN_LABEL, CLAN_OUTLINE, Color, mark_color
+from ..settings.options import FIFTH_CLANS, shown_clan
 
 __all__ = ["DEFAULT_LOOK", "FIFTH_CLANS", "ClanLook"]
 

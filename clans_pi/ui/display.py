@@ -13,7 +13,7 @@ import os
 
 import pygame
 
-from ..options import ROTATIONS
+from ..settings.options import ROTATIONS
 
 
 class NoDisplayError(RuntimeError):

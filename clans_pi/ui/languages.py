@@ -6,15 +6,15 @@ A language is used only when it can be shown whole: its compiled catalogue is th
 log and a notice), never a traceback or tofu boxes.
 
 The choice made on the start screen is kept in the state directory
-(:class:`clans_pi.language_choice.LanguageFile`), so it survives restarts; it wins over the
+(:class:`clans_pi.settings.language.LanguageFile`), so it survives restarts; it wins over the
 settings file's ``language``.
 """
 
 from __future__ import annotations
 
 from .. import i18n
-from ..language_choice import FILE_NAME as FILE_NAME
-from ..language_choice import LanguageFile as LanguageFile
+from ..settings.language import FILE_NAME as FILE_NAME
+from ..settings.language import LanguageFile as LanguageFile
 from . import canvas, fonts
 
 

@@ -11,8 +11,8 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from .. import kiosk
 from ..i18n import _
+from ..service import kiosk
 from ..session import Seat, Session
 from ..table.guide import Tip
 from .screens.base import Host

@@ -13,20 +13,20 @@ from typing import Any
 
 import pygame
 
-from ..config import Config
 from ..hardware.backlight import Backlight, IdleDimmer
 from ..i18n import N_, _, ngettext
-from ..language_choice import chosen_language
-from ..options import RENDER_SCREENS, size_problem
-from ..persistence import SAVE_FORMAT, GameStore, read_save
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
+from ..saving.lock import StateLock
+from ..saving.store import SAVE_FORMAT, GameStore, read_save
+from ..service.watchdog import Notifier
 from ..session import Session
-from ..state_lock import StateLock
+from ..settings.config import Config
+from ..settings.language import chosen_language
+from ..settings.options import RENDER_SCREENS, size_problem
 from ..table.guide import GUIDE_FILE, GuideMemory
 from ..table.players import ComputerPlayers
-from ..watchdog import Notifier
 from . import languages
 from .app import START_NOTICE_MS, App, monotonic_ms
 from .clan_look import ClanLook
@@ -59,10 +59,10 @@ def play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen: 
          state_dir: Path | None = None, kiosk: bool = False,
          load_from: str = "game file") -> int:
     """Open the display and run the game until the window closes (or SIGTERM); return the
-    exit status the players asked for (``kiosk``: see clans_pi/kiosk.py).
+    exit status the players asked for (``kiosk``: see clans_pi/service/kiosk.py).
 
     Under systemd it says READY=1 once the first frame is on the screen and keeps the
-    watchdog fed from the main loop (clans_pi/watchdog.py). The state directory is locked
+    watchdog fed from the main loop (clans_pi/service/watchdog.py). The state directory is locked
     first: a second game on it stops there (StateDirBusy), before any window opens.
     """
     with StateLock.take(state_dir) if state_dir is not None else nullcontext():

@@ -17,11 +17,11 @@ from types import SimpleNamespace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from clans_pi.config import Config
 from clans_pi.hardware import protocol
 from clans_pi.hardware.gpio_seat import CLAN_RGB, DEBOUNCE_MS, STUCK_MS
 from clans_pi.hardware.pinmap import load_pinmap
 from clans_pi.hardware.seats import SeatDevices
+from clans_pi.settings.config import Config
 from tests.faults import fault
 from tests.test_handhelds import (
     UID_A,

@@ -13,7 +13,7 @@ import logging
 import pytest
 
 from clans_pi import i18n
-from clans_pi.config import Config
+from clans_pi.settings.config import Config
 from clans_pi.ui import canvas, fonts, languages
 from clans_pi.ui.clan_look import DEFAULT_LOOK
 from clans_pi.ui.run import play

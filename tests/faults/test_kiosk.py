@@ -11,8 +11,9 @@ import random
 import pygame
 import pytest
 
-from clans_pi import cli, kiosk
-from clans_pi.persistence import GameStore
+from clans_pi import cli
+from clans_pi.saving.store import GameStore
+from clans_pi.service import kiosk
 from clans_pi.session import Session
 from clans_pi.table.guide import GUIDE_FILE, GuideMemory
 from clans_pi.ui.app import App

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from clans_pi.persistence import GameStore
 from clans_pi.rules.moves import Move
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Session
 from tests.faults import fault
 from tests.faults.test_store import Kill, Screen

@@ -46,7 +46,7 @@ def _run(go: Any, hub: PhoneHub, clock: Any = None, **kwargs: Any) -> Any:
        sees="the phone shows its seat's clan, place and \"You won!\" when it won",
        kept="the record; each phone's result, told before the server stops")
 def test_the_end_of_a_headless_game_shows_each_phone_its_result(tmp_path: Path) -> None:
-    from clans_pi.headless import run_headless
+    from clans_pi.table.headless import run_headless
     from tests.ui_helpers import BOARD, CHART
 
     lines: list[str] = []
@@ -131,8 +131,8 @@ def test_a_finished_game_s_phone_links_say_over_after_a_restart(tmp_path: Path) 
     directory, and a restarted table's phones (another process) say so for them."""
     from urllib.parse import urlsplit
 
-    from clans_pi.config import Config
     from clans_pi.hardware.seats import SeatDevices
+    from clans_pi.settings.config import Config
     from tests.ui_helpers import finished_session
 
     config = Config()
@@ -467,10 +467,10 @@ def test_wrong_links_wait_in_one_bounded_queue_and_a_right_one_never_waits() -> 
        "wait for peeks", kept="the record, once; no save left behind")
 def test_a_headless_game_found_over_ends_at_once_with_its_phones(tmp_path: Path,
                                                                   monkeypatch) -> None:
-    from clans_pi import headless
-    from clans_pi.headless import run_headless
-    from clans_pi.persistence import GameStore
+    from clans_pi.saving.store import GameStore
     from clans_pi.session import Seat, Session
+    from clans_pi.table import headless
+    from clans_pi.table.headless import run_headless
     from tests.ui_helpers import BOARD, CHART, finished_session
 
     done = finished_session(2)

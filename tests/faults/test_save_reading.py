@@ -10,7 +10,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from clans_pi.persistence import GameStore
+from clans_pi.saving.store import GameStore
 from clans_pi.session import Seat, Session
 from tests.faults import fault
 from tests.faults.test_store import Screen, _payload, saved_game, write_crafted

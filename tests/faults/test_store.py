@@ -25,9 +25,8 @@ from typing import Any
 
 import pytest
 
-from clans_pi import persistence
-from clans_pi.headless import run_headless
-from clans_pi.persistence import GameStore, checksum, payload_text
+from clans_pi.saving.store import GameStore, cannot_save, checksum, payload_text
+from clans_pi.table.headless import run_headless
 from tests.faults import fault
 from tests.ui_helpers import BOARD, CHART, display_app, finished_session, random_session
 
@@ -294,7 +293,7 @@ def test_each_refusal_has_its_own_sentence_in_every_language(tmp_path):
 
     said = {}
     for err in (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT, errno.EIO):
-        said[err] = persistence.cannot_save(OSError(err, os.strerror(err)), tmp_path)
+        said[err] = cannot_save(OSError(err, os.strerror(err)), tmp_path)
     assert said[errno.EACCES] == said[errno.EPERM] and said[errno.ENOSPC] == said[errno.EDQUOT]
     assert len({said[e] for e in (errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EIO)}) == 4
     assert "Input/output error" in said[errno.EIO]
@@ -302,7 +301,7 @@ def test_each_refusal_has_its_own_sentence_in_every_language(tmp_path):
         for code in ("de", "fr", "it", "ja"):
             assert i18n.set_language(code) is None
             for err in (errno.EROFS, errno.EACCES, errno.ENOSPC):
-                text = persistence.cannot_save(OSError(err, os.strerror(err)), tmp_path)
+                text = cannot_save(OSError(err, os.strerror(err)), tmp_path)
                 assert text != said[err] and "\n" not in text
     finally:
         i18n.set_language("en")
@@ -571,7 +570,7 @@ def test_a_crafted_save_nested_deep(tmp_path):
 
 def _wait_for_lock_holder(state: Path, proc: subprocess.Popen[str]) -> None:
     """Until ``proc`` holds the state directory (its pid is in the lock file)."""
-    from clans_pi.state_lock import LOCK_FILE
+    from clans_pi.saving.lock import LOCK_FILE
 
     lock = state / LOCK_FILE
     deadline = time.monotonic() + 60
@@ -638,7 +637,7 @@ def test_the_game_opens_where_the_lock_file_cannot_be_made(tmp_path, monkeypatch
 
 
 def test_a_lock_file_on_a_read_only_card_still_keeps_a_second_game_out(tmp_path, monkeypatch):
-    from clans_pi.state_lock import LOCK_FILE, StateDirBusy, StateLock
+    from clans_pi.saving.lock import LOCK_FILE, StateDirBusy, StateLock
 
     (tmp_path / LOCK_FILE).write_text("1\n")  # left by an earlier game (pid 1: not a game)
     Card(monkeypatch, tmp_path, errno.EROFS)

@@ -16,13 +16,13 @@ if TYPE_CHECKING:
     from ...hardware.seats import SeatDevices
     from ...history import History
     from ...history.hiding_cache import HidingCache
-    from ...phones.wifi import Hotspot
     from ...rules.board import Board
     from ...rules.epochs import EpochChart
     from ...rules.events import Event
     from ...rules.moves import Move
     from ...rules.observation import Observation
     from ...session import Seat
+    from ...settings.wifi import Hotspot
     from ...table.computers import BotFactory, Worker
     from ...table.guide import Guide, Tip
     from ..clan_look import ClanLook

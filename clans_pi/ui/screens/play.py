@@ -403,7 +403,7 @@ class PlayScreen(PlayPicture):
 
     def ask_menu(self) -> None:
         saving = self.app.saving
-        if self.app.kiosk:  # the appliance: no desktop to quit to (clans_pi/kiosk.py)
+        if self.app.kiosk:  # the appliance: no desktop to quit to (clans_pi/service/kiosk.py)
             text = (_("New game ends this game for good. Switch off keeps it: it goes on "
                       "where it was left the next time the table is switched on.") if saving
                     else _("New game ends this game for good. The game cannot be saved now: "

@@ -23,7 +23,7 @@ from ..widgets import Button
 from .base import Screen
 
 if TYPE_CHECKING:
-    from ...phones.wifi import Hotspot
+    from ...settings.wifi import Hotspot
     from .base import Host
 
 

@@ -16,20 +16,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .bots import LEVELS, Bot, make_bot
-from .palette import clan_name
-from .persistence import GameStore
-from .rules.board import Board
-from .rules.epochs import EpochChart
-from .rules.errors import ClansError
-from .rules.moves import Move
-from .session import Seat, Session
-from .state_lock import StateLock
-from .table import Table
-from .table.computers import BotFactory
+from ..bots import LEVELS, Bot, make_bot
+from ..palette import clan_name
+from ..rules.board import Board
+from ..rules.epochs import EpochChart
+from ..rules.errors import ClansError
+from ..rules.moves import Move
+from ..saving.lock import StateLock
+from ..saving.store import GameStore
+from ..session import Seat, Session
+from . import Table
+from .computers import BotFactory
 
 if TYPE_CHECKING:
-    from .phones.devices import Phones
+    from ..phones.devices import Phones
 
 #: How long the end waits for a phone that is not connected to come back for its result.
 RESULT_WAIT_S = 60.0
@@ -159,8 +159,8 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
     each one's link, and wait until every phone has confirmed its peek (its seat's own view
     only, R22). No screen asks about a second phone: it gets the seat once the first one's
     channel is gone. The links of the games over before are remembered as over."""
-    from .phones.devices import Phones
-    from .phones.over import OverLinks
+    from ..phones.devices import Phones
+    from ..phones.over import OverLinks
 
     served = Phones(phones, listen, fifth=fifth_clan)
     served.hub.screen = False
@@ -189,10 +189,10 @@ def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
     its own chart of how well it hid, as at the screen's table; a phone not connected then
     has RESULT_WAIT_S to come back for it before the server stops. The game's links are
     over from now on."""
-    from .hardware.seats import seat_result
-    from .history.hiding import RecordError, analyse_record, record_of_view
-    from .phones.devices import PhoneDevice
-    from .phones.over import OverLinks
+    from ..hardware.seats import seat_result
+    from ..history.hiding import RecordError, analyse_record, record_of_view
+    from ..phones.devices import PhoneDevice
+    from ..phones.over import OverLinks
 
     try:  # a few hundredths of a second: no worker needed here
         hiding = analyse_record(record_of_view(session.public()), board, chart)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from . import i18n
-from .files import write_atomic
+from .. import i18n
+from ..saving.files import write_atomic
 
 log = logging.getLogger(__name__)
 

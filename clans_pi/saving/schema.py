@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct, field
 
-from .rules.constants import CLANS, MAX_PLAYERS, MIN_PLAYERS, NUM_TERRITORIES
+from ..rules.constants import CLANS, MAX_PLAYERS, MIN_PLAYERS, NUM_TERRITORIES
 
 SAVE_FORMAT = "clans-save/1"
 

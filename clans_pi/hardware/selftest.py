@@ -12,10 +12,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .config import Config
-from .options import shown_clan
-from .rules.constants import CLANS
-from .rules.errors import ClansError
+from ..rules.constants import CLANS
+from ..rules.errors import ClansError
+from ..settings.config import Config
+from ..settings.options import shown_clan
 
 Say = Callable[[str], None]
 
@@ -63,8 +63,8 @@ def run_selftest(
 def _gpio_part(config: Config, report: Report, seconds: float, step_s: float,
                pin_factory: Any, clock: Callable[[], float],
                sleep: Callable[[float], None]) -> str:
-    from .hardware.gpio_seat import GpioUnavailable, make_gpio_seats
-    from .hardware.pinmap import load_pinmap
+    from .gpio_seat import GpioUnavailable, make_gpio_seats
+    from .pinmap import load_pinmap
 
     report.say("GPIO seats")
     try:
@@ -129,7 +129,7 @@ def _handheld_part(config: Config, report: Report, seconds: float,
                    sleep: Callable[[float], None]) -> None:
     report.say("Handhelds")
     if manager_factory is None:
-        from .hardware.handhelds import HandheldManager
+        from .handhelds import HandheldManager
 
         manager_factory = HandheldManager
     manager = manager_factory()

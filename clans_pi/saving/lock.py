@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from types import TracebackType
 
-from .rules.errors import ClansError
+from ..rules.errors import ClansError
 
 LOCK_FILE = "lock"
 log = logging.getLogger(__name__)

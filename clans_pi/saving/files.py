@@ -20,9 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .rules.board import Board, load_default_board
-from .rules.epochs import EpochChart, load_default_chart
-from .rules.errors import ClansError
+from ..rules.board import Board, load_default_board
+from ..rules.epochs import EpochChart, load_default_chart
+from ..rules.errors import ClansError
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import i18n
-from .files import user_state_dir
+from .. import i18n
+from ..rules.constants import MAX_PLAYERS
+from ..saving.files import user_state_dir
 from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS, size_problem
-from .phones.wifi import Hotspot, name_problem, password_problem
-from .rules.constants import MAX_PLAYERS
+from .wifi import Hotspot, name_problem, password_problem
 
 SEAT_KINDS = ("screen", "gpio", "handheld", "phone")
 #: The languages the rulebooks came in, all translated (clans_pi/locale).

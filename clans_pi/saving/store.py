@@ -4,7 +4,7 @@ games as records.
 A save is ``{"format": "clans-save/1", "sha256": ..., "payload": {...}}``; the checksum
 covers the payload (the game as clans-state/1, the seats, whether undo is allowed, the
 first-game guide's topics the game has explained), so a torn or damaged file is recognised.
-Writing is atomic (:func:`clans_pi.files.write_atomic`): a temp file in the same
+Writing is atomic (:func:`clans_pi.saving.files.write_atomic`): a temp file in the same
 directory is written and fsynced, the current save becomes the previous one, the temp file
 becomes the current one (``os.replace``), and the directory is fsynced. A kill at any
 moment leaves a complete save of the last completed move in one of the three files;
@@ -29,13 +29,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
+from ..rules.board import Board
+from ..rules.epochs import EpochChart
+from ..rules.errors import ClansError
+from ..session import Seat, Session
 from .files import fsync_dir, move_into_place, temp_of, write_atomic
-from .i18n import _
-from .rules.board import Board
-from .rules.epochs import EpochChart
-from .rules.errors import ClansError
-from .save_schema import SAVE_FORMAT, SchemaError, check_save, phone_links
-from .session import Seat, Session
+from .schema import SAVE_FORMAT, SchemaError, check_save, phone_links
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +270,7 @@ def _damaged(asides: list[str | None], *, older: bool) -> str:
 def read_save(doc: Any, board: Board, chart: EpochChart, where: str) -> tuple[int, Session]:
     """The generation and the game of a save (``doc``, its JSON read), with every check
     the store makes: format, checksum, every field against the save's schema
-    (:mod:`clans_pi.save_schema`), the game replayed. ``where`` names the file in the
+    (:mod:`clans_pi.saving.schema`), the game replayed. ``where`` names the file in the
     one-line :class:`SaveError` that says what is wrong."""
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
         raise SaveError(f"{where}: not a Clans save: wrong format")
