@@ -1,4 +1,4 @@
-"""The rules of Clans (../shared/RULES.md R1-R22): pure Python, no I/O beyond its own data.
+"""The rules of Clans (docs/rules.md, R1-R22): pure Python, no I/O beyond its own data.
 
 Everything a program needs is here: deal a game, list its legal moves, play one, see what a
 player may know, take it back, keep it as a record.
