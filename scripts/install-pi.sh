@@ -54,7 +54,7 @@ HOTSPOT_DEFAULT_NAME="Clans Pi"
 HOTSPOT_PACKAGES=(dnsmasq-base)
 # Copied to $PREFIX/src: enough to build and install the app, and this installer.
 SOURCE_ITEMS=(pyproject.toml README.md clans_pi hardware systemd
-              scripts/install-pi.sh scripts/config.example.toml)
+              scripts/install-pi.sh)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PREFIX=/opt/clans-pi
@@ -475,7 +475,7 @@ step_user() {
 }
 
 step_config() {
-    install_if_absent "$REPO/scripts/config.example.toml" "$(R "$CONF_DIR/config.toml")" 0644
+    install_if_absent "$REPO/clans_pi/settings/config.example.toml" "$(R "$CONF_DIR/config.toml")" 0644
     # The pin map the game reads first (clans_pi.hardware.pinmap: /etc/clans-pi/pinout.toml
     # when present); the copy in the installed package's directory is not found.
     install_if_absent "$REPO/hardware/pinout.toml" "$(R "$CONF_DIR/pinout.toml")" 0644

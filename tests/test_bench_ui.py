@@ -28,7 +28,7 @@ def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            str(ROOT / "scripts" / "bench_ui.py"),
+            str(ROOT / "scripts" / "bench" / "ui.py"),
             "--rounds",
             "5",
             "--idle-seconds",

@@ -102,7 +102,7 @@ def test_bench_prints_one_json_object_with_the_figures() -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            str(ROOT / "scripts" / "bench.py"),
+            str(ROOT / "scripts" / "bench" / "engine.py"),
             "--seconds",
             "0.01",
             "--rounds",

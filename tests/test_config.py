@@ -58,7 +58,7 @@ def test_broken_toml_and_missing_file(tmp_path):
     assert problems == [f"{tmp_path / 'nope.toml'}: no such file; using the defaults"]
 
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "scripts" / "config.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[1] / "clans_pi" / "settings" / "config.example.toml"
 
 
 def _documented() -> str:

@@ -122,7 +122,7 @@ def test_the_benchmark_prints_its_figures():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    out = subprocess.run([sys.executable, str(root / "scripts" / "bench_hiding.py"),
+    out = subprocess.run([sys.executable, str(root / "scripts" / "bench" / "hiding.py"),
                           "--deals", "2", "--rounds", "1"], capture_output=True, text=True,
                          check=True, cwd=root).stdout
     data = json.loads(out)
@@ -140,7 +140,8 @@ def test_the_calibration_script_reads_recorded_games(tmp_path):
     games = tmp_path / "games.jsonl"
     games.write_text("".join(json.dumps({"levels": ["x"] * 3, "record": plain_record(s)}) + "\n"
                              for s in (0, 1)))
-    out = subprocess.run([sys.executable, str(root / "scripts" / "hiding_calibration.py"),
+    calibration = root / "scripts" / "research" / "hiding_calibration.py"
+    out = subprocess.run([sys.executable, str(calibration),
                           str(games), "--every", "5"], capture_output=True, text=True,
                          check=True, cwd=root).stdout
     assert out.startswith("2 games") and "seat:" in out and "onlooker:" in out

@@ -1,14 +1,20 @@
-"""scripts/image_guest.py's own logic, without QEMU: what the Pi's firmware makes of
+"""scripts/build-image/guest.py's own logic, without QEMU: what the Pi's firmware makes of
 cmdline.txt, and which of e2fsck's findings after a power cut are problems."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-
-from image_guest import firmware_cmdline, fsck_problems
+# The guest driver lives beside the image builder (a folder, not a package): loaded by path.
+_GUEST = Path(__file__).resolve().parents[1] / "scripts" / "build-image" / "guest.py"
+_spec = importlib.util.spec_from_file_location("image_guest", _GUEST)
+assert _spec is not None and _spec.loader is not None
+guest = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = guest  # its dataclasses look their module up
+_spec.loader.exec_module(guest)
+firmware_cmdline, fsck_problems = guest.firmware_cmdline, guest.fsck_problems
 
 
 def test_the_firmware_names_serial0_and_takes_the_first_line():

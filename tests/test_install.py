@@ -35,14 +35,14 @@ EXPECTED = {
     "opt/clans-pi/src/pyproject.toml": 0o644,
     "opt/clans-pi/src/clans_pi/cli.py": 0o644,
     "opt/clans-pi/src/scripts/install-pi.sh": 0o755,
-    "opt/clans-pi/src/scripts/config.example.toml": 0o644,
+    "opt/clans-pi/src/clans_pi/settings/config.example.toml": 0o644,
     "opt/clans-pi/src/hardware/pinout.toml": 0o644,
 }
 SAME_AS = {
     "etc/systemd/system/clans-pi.service": "systemd/clans-pi.service",
     "etc/udev/rules.d/99-clans-pi-handheld.rules": "systemd/99-clans-pi-handheld.rules",
     "etc/udev/rules.d/90-clans-pi-backlight.rules": "systemd/90-clans-pi-backlight.rules",
-    "etc/clans-pi/config.toml": "scripts/config.example.toml",
+    "etc/clans-pi/config.toml": "clans_pi/settings/config.example.toml",
     "etc/clans-pi/pinout.toml": "hardware/pinout.toml",
     "opt/clans-pi/README.md": "README.md",
 }
@@ -218,13 +218,13 @@ def test_bad_options_are_refused():
 
 
 def test_config_example_loads_without_problems():
-    config, problems = load_config(REPO / "scripts" / "config.example.toml")
+    config, problems = load_config(REPO / "clans_pi" / "settings" / "config.example.toml")
     assert problems == []
     assert config.seats == dict.fromkeys(range(1, 5), "screen")
 
 
 def test_config_example_documents_every_setting():
-    text = (REPO / "scripts" / "config.example.toml").read_text()
+    text = (REPO / "clans_pi" / "settings" / "config.example.toml").read_text()
     for key in ("[seats]", "pinout =", "state_dir =", "rotate =", "language =", "sound ="):
         assert key in text, key
     for kind in ("screen", "gpio", "handheld"):
@@ -455,7 +455,7 @@ def test_hotspot_writes_networkmanagers_profile_root_only(pi_root):
     assert (config.wifi_name, config.wifi_password) == ("Clans Pi", password)
     assert stat.S_IMODE((pi_root / HOTSPOT_TOML).stat().st_mode) == 0o644
     assert (pi_root / "etc/clans-pi/config.toml").read_bytes() == \
-        (REPO / "scripts/config.example.toml").read_bytes()
+        (REPO / "clans_pi/settings/config.example.toml").read_bytes()
 
 
 def test_hotspot_second_run_changes_nothing_and_keeps_the_password(pi_root):

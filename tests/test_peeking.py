@@ -1,4 +1,4 @@
-"""``peeking`` (scripts/peeking.py): Hard told every player's true clan, for measuring how
+"""``peeking`` (scripts/research/peeking.py): Hard told every player's true clan, for measuring how
 much reading the table costs. It breaks R22 by design, so the game must never offer it or
 be able to make it; and it must really search with the true clans."""
 
@@ -20,7 +20,7 @@ from clans_pi.rules.constants import CLAN_INDEX, CLANS
 from clans_pi.rules.errors import ClansError
 from clans_pi.settings.config import load_config
 from clans_pi.table import headless
-from scripts.peeking import LEVEL, PeekingBot
+from scripts.research.peeking import LEVEL, PeekingBot
 from tests.rules_helpers import BOARD, CHART, new_game
 from tests.test_architecture import _module_name, imported_modules
 
@@ -88,7 +88,8 @@ def test_the_scan_would_see_it():
     """Control: the scans above see each way of naming or importing it."""
     for text in ('make_bot("peeking")', "LEVELS = ('Peeking',)", "class PeekingBot"):
         assert NAMES.search(text)
-    for text in ("from scripts.peeking import PeekingBot", "import scripts.peeking",
+    for text in ("from scripts.research.peeking import PeekingBot",
+                 "import scripts.research.peeking",
                  "def f():\n    from scripts import peeking"):
         assert "scripts" in {m.split(".")[0] for m in imported_modules(text, "clans_pi.x")}
 
@@ -153,7 +154,7 @@ def test_peeking_refuses_the_clans_of_another_game():
 
 
 def test_peeking_normal_is_normals_search_told_the_truth(monkeypatch):
-    from scripts.peeking import LEVEL_NORMAL
+    from scripts.research.peeking import LEVEL_NORMAL
 
     state = _mid_game(11, 2, 6)
     viewer = state.current_player

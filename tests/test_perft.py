@@ -1,6 +1,6 @@
 """Perft: the fast engine's move counts against a golden file made by the reference engine.
 
-tests/data/perft.json (written by ``python tests/make_perft.py`` from the reference engine
+tests/data/perft.json (written by ``python scripts/make/perft.py`` from the reference engine
 only) lists positions as game records with their expected legal move counts, ``perft1``
 (moves counted once per village order, R11), ``perft2`` (two-ply sequences; a move that ends
 the game has no replies) split by first move in ``divide``, the villages each move founds
@@ -21,11 +21,11 @@ from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
 from clans_pi.rules.moves import Move
 from clans_pi.rules.state import GameState
-from tests.make_perft import FORMAT, GOLDEN, board_digest, chart_digest
+from scripts.make.perft import FORMAT, GOLDEN, board_digest, chart_digest
 
 BOARD = load_default_board()
 CHART = load_default_chart()
-REGENERATE = "run `python tests/make_perft.py` to regenerate it"
+REGENERATE = "run `python scripts/make/perft.py` to regenerate it"
 SHOW = 8  # first moves detailed in a perft2 mismatch report
 
 

@@ -243,7 +243,7 @@ def test_the_press_to_colour_benchmark_runs_and_reports_its_figures():
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parent.parent / "scripts" / "bench_phones.py"
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bench" / "phones.py"
     done = subprocess.run([sys.executable, str(script), "--rounds", "6", "--idle-seconds",
                            "0.2"], capture_output=True,
                           text=True, timeout=60, check=False)

@@ -182,11 +182,11 @@ def test_pin_map_errors_are_clans_errors() -> None:
     assert issubclass(PinMapError, ClansError) and issubclass(PinMapError, ValueError)
 
 
-# ------------------------------------------------------------ scripts/make_wiring.py
+# ------------------------------------------------------------ scripts/make/wiring.py
 
 @functools.cache
 def _make_wiring() -> ModuleType:
-    script = ROOT / "scripts" / "make_wiring.py"
+    script = ROOT / "scripts" / "make" / "wiring.py"
     spec = importlib.util.spec_from_file_location("make_wiring", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -195,7 +195,7 @@ def _make_wiring() -> ModuleType:
 
 
 def test_the_committed_wiring_diagram_is_up_to_date() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_wiring.py"), "--check"],
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make" / "wiring.py"), "--check"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
 

@@ -1,12 +1,11 @@
-"""scripts/search_regret.py: a search configuration judged by a reference search's values of
-the moves it chooses. The regret on a constructed case, the configurations it parses, that
+"""scripts/research/search_regret.py: a search configuration judged by a reference search's
+values of the moves it chooses. The regret on a constructed case, the configurations it parses, that
 its root-parallel stand-in searches as the real worker pool does, and a short run with its
 cache of reference searches."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,11 +14,9 @@ from clans_pi.bots import Budget
 from clans_pi.bots.parallel import SearchPool
 from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
 from clans_pi.rules.moves import Move
+from scripts.research import search_regret
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import search_regret  # noqa: E402
 
 
 def test_regret_is_the_reference_best_value_minus_the_chosen_move_value():

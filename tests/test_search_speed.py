@@ -1,5 +1,5 @@
 """The search's fast paths (clans_pi/bots/ismcts.py, GameState.copy) against the plain ones,
-and scripts/profile_search.py.
+and scripts/research/profile_search.py.
 
 An optimisation of the search must not change what it does: the same seed and iteration
 budget give the same move and the same visit counts. The recorded searches below were made
@@ -149,9 +149,12 @@ def test_r20_r21_rewards_are_exactly_the_plain_formulas(
     assert fast == plain_rewards(scores, margin_weight, margin_scale)  # bit for bit
 
 
+PROFILE = ROOT / "scripts" / "research" / "profile_search.py"
+
+
 def test_profile_search_reports_the_parts_of_an_iteration():
     out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "profile_search.py"), "--iterations", "40",
+        [sys.executable, str(PROFILE), "--iterations", "40",
          "--repeat", "1", "--players", "2,4", "--stages", "start,late"],
         capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
@@ -166,7 +169,7 @@ def test_profile_search_reports_the_parts_of_an_iteration():
 
 def test_profile_search_against_a_checkout_times_both_and_finds_them_alike():
     out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "profile_search.py"), "--iterations", "30",
+        [sys.executable, str(PROFILE), "--iterations", "30",
          "--repeat", "2", "--players", "2", "--stages", "middle", "--levels", "normal",
          "--no-parts", "--against", str(ROOT)],
         capture_output=True, text=True, check=True, timeout=120,

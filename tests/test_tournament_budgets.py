@@ -1,5 +1,5 @@
-"""scripts/tournament.py's budgets named after machines and its levels with their own budget
-and workers (``LEVEL[@BUDGET][/WORKERS]``): what a ``pi`` budget is derived from, and a
+"""scripts/research/tournament.py's budgets named after machines and its levels with their own
+budget and workers (``LEVEL[@BUDGET][/WORKERS]``): what a ``pi`` budget is derived from, and a
 short tournament on worker processes that runs to its tables."""
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from pathlib import Path
 import pytest
 
 from clans_pi.bots import Budget
+from scripts.research import tournament
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import tournament  # noqa: E402
 
 
 def test_a_pi_budget_is_a_core_here_divided_by_the_pi_factor_for_each_worker():
@@ -53,7 +51,7 @@ def test_a_level_may_carry_its_own_budget_and_workers():
 
 def test_a_short_tournament_on_two_workers_prints_its_tables():
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "tournament.py"), "--games", "2",
+        [sys.executable, str(ROOT / "scripts" / "research" / "tournament.py"), "--games", "2",
          "--players", "2", "--levels", "hard@40/2,normal@30", "--seed", "3"],
         capture_output=True, text=True, check=False, timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr

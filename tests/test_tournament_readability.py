@@ -1,19 +1,16 @@
-"""scripts/tournament.py's readability table (issue 33): how well each level's clan was
+"""scripts/research/tournament.py's readability table (issue 33): how well each level's clan was
 read at the end of the games, by each level that reads, and by the other levels together."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from clans_pi.bots.calibration import Guess
+from scripts.research import tournament
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import tournament  # noqa: E402
 
 
 def seat(level: str, *guesses: tuple[str, dict[str, float], str]) -> tournament.SeatResult:

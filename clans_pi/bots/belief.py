@@ -31,7 +31,7 @@ movers it is right 22 % of the time in 2-player games, with a mean top probabili
 alternative, the top guess about a random mover ended with 0.68 to 0.86 probability on
 average.
 
-The guesses are *calibrated* (2026-11-25, :mod:`.calibration`; scripts/belief_sweep.py on
+The guesses are *calibrated* (2026-11-25, :mod:`.calibration`; scripts/research/belief_sweep.py on
 69 recorded games of 2 to 4 players between Hard, Normal, Easy and random movers, 1500 and
 400 iterations a move: 314 end-of-game guesses by Hard and Normal, before the reveal):
 among the probabilities near p, about a fraction p were right. With :data:`PURPOSEFUL` 0.5

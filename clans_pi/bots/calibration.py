@@ -11,7 +11,7 @@ guess, 2 for a certain wrong one, and ``(k - 1) / k`` for the uniform guess over
 (0.75 for 4). The Brier skill score ``1 - brier / uniform brier`` is 0 for a guess no better
 than chance and 1 for a perfect one; it is negative for a confidently wrong guesser.
 
-Pure maths: no game, no bot. Used by scripts/tournament.py.
+Pure maths: no game, no bot. Used by scripts/research/tournament.py.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Two loads, each bounded in count and in time, each stopping by itself:
 
 Every message each phone got is kept (:class:`Visit`), so that :func:`wrong_clans` can
 check that no clan reached a wrong seat or a phone that was not its seat's (R22). Used by
-``tests/test_phones_load.py`` and, in a process of its own, by ``scripts/bench_ui.py
+``tests/test_phones_load.py`` and, in a process of its own, by ``scripts/bench/ui.py
 --phones`` (``python -m clans_pi.phones.load``). It talks to 127.0.0.1 and nothing else.
 """
 

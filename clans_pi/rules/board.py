@@ -287,7 +287,7 @@ def _check_structure(territories: Sequence[Territory]) -> None:
 
 
 def load_default_board() -> Board:
-    """Return the board shipped with the package (an original map, see scripts/make_board.py)."""
+    """Return the board shipped with the package (an original map, see scripts/make/board.py)."""
     return Board.from_dict(_read_data("board.json"))
 
 

@@ -1,7 +1,7 @@
 """The settings file (TOML): seats, pins, display, language, sound, where saves live.
 
 A bad file never stops the game: every problem becomes one line naming the file, the key
-and what is wrong, and that setting keeps its default. scripts/config.example.toml
+and what is wrong, and that setting keeps its default. clans_pi/settings/config.example.toml
 documents every key with its default (a test checks it against :func:`load_config`).
 
     language = "en"

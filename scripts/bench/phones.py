@@ -5,7 +5,7 @@ loop), with two phones connected; then the CPU the server and both phones' conne
 cost while nothing is held (an upper bound of what phones add to the game's idle CPU).
 Prints JSON (medians and 95th percentiles, ms; idle CPU in percent of one core).
 
-    .venv/bin/python scripts/bench_phones.py [--rounds 200] [--idle-seconds 5]
+    .venv/bin/python scripts/bench/phones.py [--rounds 200] [--idle-seconds 5]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -1,5 +1,6 @@
-"""The checks scripts/test-image runs on a Clans Pi card booted in QEMU (scripts/image_guest.py),
-as a family and a maker would meet it, each step printed with its time:
+"""The checks scripts/test-image runs on a Clans Pi card booted in QEMU
+(scripts/build-image/guest.py), as a family and a maker would meet it, each step printed
+with its time:
 
   first boot    the root grows to the card, the machine restarts by itself
   broken file   a broken clans-pi.toml (before any game is kept): the start screen, with the
@@ -18,7 +19,7 @@ as a family and a maker would meet it, each step printed with its time:
   phone seat    a phone seat set in the card's clans-pi.toml: the phones' page is served
                 through QEMU's forwarded port (on this machine's loopback only)
 
-Run by scripts/test-image as root; run alone: python scripts/image_checks.py CARD.img WORK.
+Run by scripts/test-image as root; run alone: python scripts/build-image/checks.py CARD.img WORK.
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from image_guest import SCREEN, Card, GuestError, Machine, have_tools
+# guest.py beside this file (its folder is sys.path[0] when run as a script).
+from guest import SCREEN, Card, GuestError, Machine, have_tools
 
 from clans_pi.hardware.seats import SeatDevices
 from clans_pi.rules.board import load_default_board

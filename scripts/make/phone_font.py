@@ -6,8 +6,8 @@ languages, the clans' names, and the Latin letters of players' names, so that ev
 and every test machine draws the page with the same letters (a character outside it, in a
 name, is drawn by the phone's own font).
 
-    python scripts/make_phone_font.py          write the font (after changing page words)
-    python scripts/make_phone_font.py --check  exit 1 if a word the page shows is missing
+    python scripts/make/phone_font.py          write the font (after changing page words)
+    python scripts/make/phone_font.py --check  exit 1 if a word the page shows is missing
 
 tests/faults/test_phones.py checks the font served holds every character of the words.
 """
@@ -20,7 +20,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -93,7 +93,7 @@ def main() -> int:
     if args.check:
         gaps = missing(OUT.read_bytes())
         if gaps:
-            print(f"{OUT.name} lacks {gaps!r}: run scripts/make_phone_font.py", file=sys.stderr)
+            print(f"{OUT.name} lacks {gaps!r}: run scripts/make/phone_font.py", file=sys.stderr)
             return 1
         return 0
     OUT.write_bytes(make())

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The README's picture of a phone seat's page, from Debian's Chromium driven by Playwright.
 
-    python scripts/make_phone_screenshot.py          write scripts/screenshots/phone-held-*.png
-    python scripts/make_phone_screenshot.py --check  exit 1 if the stored picture no longer
+    python scripts/make/phone_screenshot.py          write docs/screenshots/phone-held-*.png
+    python scripts/make/phone_screenshot.py --check  exit 1 if the stored picture no longer
                                                      matches a fresh one (more than 1 % of
                                                      its pixels differ); 77 without a browser
-    python scripts/make_phone_screenshot.py --states DIR
+    python scripts/make/phone_screenshot.py --states DIR
                                                      every state of the page at four phone
                                                      sizes, dark and light, into DIR
 
@@ -27,7 +27,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -35,7 +35,7 @@ from clans_pi import i18n  # noqa: E402
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer, take_over  # noqa: E402
 from clans_pi.phones.tokens import SeatTokens  # noqa: E402
 
-OUT = ROOT / "scripts" / "screenshots"
+OUT = ROOT / "docs" / "screenshots"
 NAME = "phone-held-390x844.png"
 SIZE = (390, 844)
 #: The phones' sizes the states are shot at (CSS pixels): small, common, large.
@@ -219,12 +219,12 @@ def main(argv: list[str] | None = None, say: Callable[[str], None] = print) -> i
         if not stored.exists():
             print(f"{stored.relative_to(ROOT)} is missing", file=sys.stderr)
             return 1
-        from make_screenshots import differing_fraction  # beside this script
+        from scripts.make.screenshots import differing_fraction
 
         frac = differing_fraction(stored, fresh)
         if frac > 0.01:
             print(f"{stored.relative_to(ROOT)}: {frac:.1%} of pixels differ from a fresh "
-                  "one; run scripts/make_phone_screenshot.py", file=sys.stderr)
+                  "one; run scripts/make/phone_screenshot.py", file=sys.stderr)
             return 1
     return 0
 

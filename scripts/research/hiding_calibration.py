@@ -2,7 +2,7 @@
 """Is the chart of how well each player hid honest (issue 32)? The calibration of the
 after-game reading (clans_pi/history/hiding.py) over recorded tournament games.
 
-Reads games kept by ``scripts/belief_sweep.py play`` (one JSON line each: the seats' levels
+Reads games kept by ``scripts/research/belief_sweep.py play`` (one JSON line each: the seats' levels
 and the record), reads each with the hiding analysis, and for every move, every player and
 every reader (each other seat; an onlooker separately), takes the probability the reader
 put on each clan the player may hold (4 for a seat, 5 for an onlooker) with whether it was
@@ -14,9 +14,9 @@ true clan) binned against how often a seat's top guess named the clan.
 
 Usage::
 
-    scripts/belief_sweep.py play --out games.jsonl --games 72 --players 2 3 4 \\
+    scripts/research/belief_sweep.py play --out games.jsonl --games 72 --players 2 3 4 \\
         --levels hard,normal,easy,random --budget hard=500 normal=150 --seed 32
-    .venv/bin/python scripts/hiding_calibration.py games.jsonl [--every 1]
+    .venv/bin/python scripts/research/hiding_calibration.py games.jsonl [--every 1]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots.belief import Belief, move_evidence  # noqa: E402

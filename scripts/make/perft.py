@@ -1,4 +1,4 @@
-"""Regenerate the perft golden file, tests/data/perft.json:  python tests/make_perft.py
+"""Regenerate the perft golden file, tests/data/perft.json:  python scripts/make/perft.py
 
 Perft, as python-chess and other game engines use it: for a set of positions, count the
 legal moves and the move sequences two plies deep, and check the engine reproduces the
@@ -31,7 +31,7 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -41,7 +41,7 @@ from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
 from tests.reference_engine import BIG_GROUP, CLANS, ReferenceGame  # noqa: E402
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "perft.json"
+GOLDEN = ROOT / "tests" / "data" / "perft.json"
 DATA = ROOT / "clans_pi" / "rules" / "data"
 FORMAT = "clans-perft/1"
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -277,7 +277,7 @@ def main() -> None:
         print(f"{label}: {p['legal_moves']} moves, perft1 {p['perft1']}, perft2 {p['perft2']}")
     golden = {
         "format": FORMAT,
-        "comment": "Made by tests/make_perft.py from the reference engine; do not edit.",
+        "comment": "Made by scripts/make/perft.py from the reference engine; do not edit.",
         "board": {"id": board.get("id", "custom"), "digest": board_digest(board)},
         "chart": {"id": chart.get("id", "custom"), "digest": chart_digest(chart)},
         "positions": positions,

@@ -30,7 +30,7 @@ calls, the tree walk most).
 
 Prints a readable table on stderr and one JSON object on stdout.
 
-Usage: .venv/bin/python scripts/profile_search.py [--iterations 3000] [--repeat 3]
+Usage: .venv/bin/python scripts/research/profile_search.py [--iterations 3000] [--repeat 3]
        [--levels hard,normal] [--players 2,3,4] [--stages start,middle,late] [--no-parts]
        [--against OLD_CHECKOUT] [--cprofile]
 """
@@ -58,7 +58,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT))  # appended: PYTHONPATH may point at another checkout to compare
 
 from clans_pi.bots import ismcts  # noqa: E402

@@ -28,7 +28,7 @@ kept from move to move (each position is searched afresh).
 
 Usage::
 
-    .venv/bin/python scripts/search_regret.py --games 6 --every 5 --reference 40000 \\
+    .venv/bin/python scripts/research/search_regret.py --games 6 --every 5 --reference 40000 \\
         --jobs 2 10000 6000 4500 2500/3 2500/3:w=0.25
 
 ``--cache FILE`` keeps the reference searches (the expensive part) in a JSON-lines file,
@@ -49,7 +49,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import make_bot  # noqa: E402

@@ -22,7 +22,7 @@ and the computers' guesses), then:
 Each figure is the median of ``--rounds`` runs, since a shared machine is noisy. Target
 (issue 18): a thousand records open the list in under a second on this machine.
 
-Usage: .venv/bin/python scripts/bench_history.py [--games 1000] [--rounds 5]
+Usage: .venv/bin/python scripts/bench/history.py [--games 1000] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.history import History, recent_since, scoreboard  # noqa: E402

@@ -2,7 +2,7 @@
 """Tune the belief's honesty: how calibrated its end-of-game guesses are, for several
 settings of its model, on the same recorded games.
 
-``play`` plays seeded games between levels, as scripts/tournament.py does, and keeps each
+``play`` plays seeded games between levels, as scripts/research/tournament.py does, and keeps each
 game's record (deal, moves, clans, levels) as a line of JSON. ``sweep`` reads them back and,
 for every setting given, works out the belief of every Hard or Normal seat about every other
 player at the end (before the reveal) and prints its Brier score against the uniform guess,
@@ -11,9 +11,9 @@ heuristic's move values are computed once per game, so a sweep over many setting
 
 Usage::
 
-    scripts/belief_sweep.py play --out games.jsonl --games 40 --players 2 \\
+    scripts/research/belief_sweep.py play --out games.jsonl --games 40 --players 2 \\
         --levels hard,normal --budget hard=1500 normal=400
-    scripts/belief_sweep.py sweep games.jsonl --beta 1 0.5 --epsilon 0.05 --temper 1 0.5
+    scripts/research/belief_sweep.py sweep games.jsonl --beta 1 0.5 --epsilon 0.05 --temper 1 0.5
 
 A setting is (beta, epsilon, purposeful, temper, max_odds): see clans_pi/bots/belief.py.
 """
@@ -29,7 +29,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import belief as belief_module  # noqa: E402
@@ -50,7 +50,7 @@ from clans_pi.rules.constants import CLAN_INDEX, CLANS, NUM_CLANS  # noqa: E402
 from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
-from scripts.tournament import RandomBot, parse_budgets, seat_levels  # noqa: E402
+from scripts.research.tournament import RandomBot, parse_budgets, seat_levels  # noqa: E402
 
 READERS = ("hard", "normal")
 

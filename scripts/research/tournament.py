@@ -45,13 +45,13 @@ the end, and the share of games that ended with the clan read (0.6 or more).
 
 Usage::
 
-    .venv/bin/python scripts/tournament.py --games 200 --players 2 --levels hard,normal \\
+    .venv/bin/python scripts/research/tournament.py --games 200 --players 2 --levels hard,normal \\
         --seed 1 --jobs 2 [--budget hard=2000 normal=0.2s]
 
 ``--budget LEVEL=N`` gives a level N search iterations a move (reproducible on any
 machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. Levels:
 easy, normal, hard, random (a uniformly random legal move and village order), peeking
-(Hard told every player's true clan, for measuring only: scripts/peeking.py) and
+(Hard told every player's true clan, for measuring only: scripts/research/peeking.py) and
 peeking-normal (Normal's search told them), hard-open and normal-open (Hard and Normal as
 they were before they hid their clan: issue 33's yardsticks), and hiding (Hard with
 ``--hiding W`` as its weight on being read; Hard's own without it).
@@ -59,7 +59,7 @@ they were before they hid their clan: issue 33's yardsticks), and hiding (Hard w
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
 0.2 s): the iterations per second one worker searches here (:data:`HERE`, measured with
-``scripts/bench.py --search``) divided by :data:`PI_FACTOR`. ``--budget desktop`` gives
+``scripts/bench/engine.py --search``) divided by :data:`PI_FACTOR`. ``--budget desktop`` gives
 what one core here searches. Both are iteration counts, so a tournament plays the same
 games on any machine. ``--workers N`` searches with N worker processes per computer (root
 parallel, as ``[computer] workers`` at the table); with a named budget each worker gets the
@@ -84,7 +84,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
@@ -108,10 +108,10 @@ from clans_pi.rules.epochs import EpochChart, load_default_chart  # noqa: E402
 from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.observation import Observation  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
-from scripts.peeking import LEVEL as PEEKING  # noqa: E402
-from scripts.peeking import LEVEL_NORMAL as PEEKING_NORMAL  # noqa: E402
-from scripts.peeking import SEARCHES_AS as PEEKING_SEARCHES_AS  # noqa: E402
-from scripts.peeking import PeekingBot  # noqa: E402
+from scripts.research.peeking import LEVEL as PEEKING  # noqa: E402
+from scripts.research.peeking import LEVEL_NORMAL as PEEKING_NORMAL  # noqa: E402
+from scripts.research.peeking import SEARCHES_AS as PEEKING_SEARCHES_AS  # noqa: E402
+from scripts.research.peeking import PeekingBot  # noqa: E402
 
 #: Hard with a weight on being read of its own (LevelSettings.hiding, --hiding).
 HIDING = "hiding"

@@ -18,7 +18,7 @@ second on one worker (the game's own process) and Hard's with 2 worker processes
 worker process's memory (``search_worker_rss_mb``, resident, after searching), and what
 hiding adds to a move before its search (``hiding_reading_ms_*``, :func:`reading_cost`).
 
-Usage: .venv/bin/python scripts/bench.py [--seconds 1.0] [--rounds 5] [--compare]
+Usage: .venv/bin/python scripts/bench/engine.py [--seconds 1.0] [--rounds 5] [--compare]
        [--search [--search-seconds 0.5]]
 """
 
@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
@@ -212,8 +212,7 @@ def main() -> None:
                 state.play(mover.choose(state))
             return state.ply
 
-        sys.path.insert(0, str(ROOT / "tests"))
-        from reference_engine import ReferenceGame
+        from tests.reference_engine import ReferenceGame
 
         board_dict, chart_dict = board.to_dict(), chart.to_dict()
 

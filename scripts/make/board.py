@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Generate the project's original Clans board: clans_pi/rules/data/board.json (RULES.md R1, R2).
 
-    python scripts/make_board.py            write the file
-    python scripts/make_board.py --check    exit 1 if the file differs from generate()
-    python scripts/make_board.py --search N try seeds SEED..SEED+N-1 and list the valid ones
+    python scripts/make/board.py            write the file
+    python scripts/make/board.py --check    exit 1 if the file differs from generate()
+    python scripts/make/board.py --search N try seeds SEED..SEED+N-1 and list the valid ones
 
 Method: a pointy-top hex lattice whose vertices are jittered; an island of lattice cells is
 grown along a smooth noise field; it is split into 12 compact regions of equal cell count;
@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -735,7 +735,7 @@ def main(argv: list[str] | None = None) -> int:
         current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
         if current != text:
             name = OUT.relative_to(ROOT)
-            print(f"{name} is out of date: run scripts/make_board.py", file=sys.stderr)
+            print(f"{name} is out of date: run scripts/make/board.py", file=sys.stderr)
             return 1
         print(f"{OUT.relative_to(ROOT)} is up to date")
         return 0

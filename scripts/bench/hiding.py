@@ -9,12 +9,12 @@ move by move), the median of ``--rounds`` runs:
 
 - ``analysis_s``: the reading here; ``per_move_ms`` that over the moves;
   ``pi4_60_moves_s``: a 60-move game's reading on a Pi 4, per_move_ms times 60 times
-  ``PI_FACTOR`` (a Pi 4 core runs this Python about 4 times slower: scripts/tournament.py,
+  ``PI_FACTOR`` (a Pi 4 core runs this Python about 4 times slower: scripts/research/tournament.py,
   README "Computer players"). Target (issue 32): under 5 s.
 - ``cached_s``: the same game's reading found in ``past-games-hiding.json`` by a new
   cache (the file read, the game's digest, the reading rebuilt).
 
-Usage: .venv/bin/python scripts/bench_hiding.py [--deals 100] [--rounds 5]
+Usage: .venv/bin/python scripts/bench/hiding.py [--deals 100] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots.heuristic import clan_values  # noqa: E402
@@ -38,8 +38,8 @@ from clans_pi.rules.constants import CLAN_INDEX  # noqa: E402
 from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.record import to_record  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
-from scripts.bench_history import median_of  # noqa: E402
-from scripts.tournament import PI_FACTOR  # noqa: E402
+from scripts.bench.history import median_of  # noqa: E402
+from scripts.research.tournament import PI_FACTOR  # noqa: E402
 
 
 def long_game(deals: int, seed: int) -> dict:

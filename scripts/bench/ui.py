@@ -41,7 +41,7 @@ Each figure is a median, since a shared machine is noisy. Targets (README): full
 with two phones connected; this script only reports them, it does not fail on a missed
 one. Linux only (/proc). Phones talk to 127.0.0.1 only.
 
-Usage: .venv/bin/python scripts/bench_ui.py [--rounds 200] [--idle-seconds 10] [--starts 5]
+Usage: .venv/bin/python scripts/bench/ui.py [--rounds 200] [--idle-seconds 10] [--starts 5]
            [--phones [--load-phones 50] [--load-rounds 10] [--load-bad 10000]]
 """
 
@@ -63,7 +63,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 DRIVERS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}

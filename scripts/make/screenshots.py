@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Render the README's screenshots with `clans-pi render` (no display needed).
 
-    python scripts/make_screenshots.py           write scripts/screenshots/*.png
-    python scripts/make_screenshots.py --check   exit 1 if a stored picture no longer
+    python scripts/make/screenshots.py           write docs/screenshots/*.png
+    python scripts/make/screenshots.py --check   exit 1 if a stored picture no longer
                                                  matches a fresh render (more than 1 % of
                                                  its pixels differ)
 
@@ -26,7 +26,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -39,7 +39,7 @@ from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.record import to_json  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
 
-OUT = ROOT / "scripts" / "screenshots"
+OUT = ROOT / "docs" / "screenshots"
 PLAYERS = ("Anna", "Ben", "Cleo", "Dev")
 #: (file name, screen, size, moves played: None = to the end)
 SHOTS = (
@@ -166,7 +166,7 @@ def main() -> int:
             frac = differing_fraction(stored, fresh)
             if frac > 0.01:
                 print(f"{stored.relative_to(ROOT)}: {frac:.1%} of pixels differ from a fresh "
-                      "render; run scripts/make_screenshots.py", file=sys.stderr)
+                      "render; run scripts/make/screenshots.py", file=sys.stderr)
                 bad += 1
     return 1 if bad else 0
 
