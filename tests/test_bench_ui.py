@@ -41,7 +41,9 @@ def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
             "--load-rounds",
             "1",
             "--load-bad",
-            "200",
+            # Few enough that no wrong link waits for the server's guard (a second each):
+            # the guard has its own tests (tests/test_phones_load.py); here, the figures.
+            "40",
         ],
         capture_output=True,
         text=True,
@@ -74,7 +76,7 @@ def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
     loaded = phones["under_load"]
     assert loaded["batches"] >= 1
     for load in (loaded["load"], loaded["game"]["load"]):
-        assert load["problems"] == [] and load["bad"] >= 200
+        assert load["problems"] == [] and load["bad"] >= 40
         assert load["phones"] == 4 and load["visits"] == 4
     assert loaded["game"]["cpu_percent"] >= 0 and loaded["game"]["seconds"] > 0
     for key in ("python", "pygame", "sdl", "machine"):
