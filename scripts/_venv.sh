@@ -93,3 +93,16 @@ ensure_test_packages() {
     rm -f "$log"
     return 0
 }
+
+# pytest's arguments for scripts/test's, one a line: --quick becomes -m "not slow" (the
+# tests marked slow: subprocess-heavy, browser and installer tests), the rest pass as given.
+pytest_args() {
+    local arg
+    for arg in "$@"; do
+        if [ "$arg" = --quick ]; then
+            printf '%s\n' -m "not slow"
+        else
+            printf '%s\n' "$arg"
+        fi
+    done
+}

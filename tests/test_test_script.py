@@ -80,3 +80,16 @@ def test_missing_disk_tools_are_installed_with_chromium_in_one_go(tmp_path):
     assert said == ["clans-pi: installing Debian's chromium dosfstools mtools (apt-get) for "
                     "the tests"]
     assert len(ran) == 2 and ran[1].endswith(" chromium dosfstools mtools")
+
+
+def _pytest_args(*given: str) -> list[str]:
+    done = subprocess.run(
+        [BASH, "-c", '. "$1"; shift; pytest_args "$@"', "_", str(REPO / "scripts" / "_venv.sh"),
+         *given], capture_output=True, text=True, timeout=30, check=True)
+    return done.stdout.splitlines()
+
+
+def test_quick_leaves_out_the_slow_tests_and_passes_the_rest_on():
+    assert _pytest_args("--quick", "-k", "village") == ["-m", "not slow", "-k", "village"]
+    assert _pytest_args("-k", "two words") == ["-k", "two words"]
+    assert _pytest_args() == []
