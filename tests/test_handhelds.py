@@ -1033,7 +1033,7 @@ def test_a_forged_uid_on_another_port_gets_nothing(rig: Rig) -> None:
 
 
 def test_a_quiet_old_port_still_there_keeps_its_uid_from_a_new_port(rig: Rig) -> None:
-    """Issue 31: handheld A's port stays open and listed but quiet (a busy hub), long
+    """Handheld A's port stays open and listed but quiet (a busy hub), long
     enough to be lost even; a device saying A's uid on another port is a second device: it
     gets nothing, the screen says so, and when A speaks again it is seat 1's as before."""
     a, _b = dealt(rig)

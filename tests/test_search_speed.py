@@ -42,7 +42,7 @@ RECORDED = {
 }
 
 
-#: The moves those bots play, hiding their clan (issue 33): Hard trades the search's 2-4
+#: The moves those bots play, hiding their clan: Hard trades the search's 2-4
 #: for 7-8 at 3 players, ply 14; the others play the search's own choice.
 PLAYED = {
     ("hard", 2, 0): "53-54", ("hard", 3, 14): "7-8", ("hard", 4, 28): "17-19",
@@ -60,7 +60,7 @@ def searched(level: str, num_players: int, plies: int, played: bool = False) -> 
     if played:
         return f"{chosen.src}-{chosen.dst}"
     result = bot.last.result  # type: ignore[attr-defined]
-    move = result.move  # the search's own choice (the move played may hide: issue 33)
+    move = result.move  # the search's own choice (the move played may hide the clan)
     visits = sorted((repr(m), n) for m, n in result.visits.items())
     return f"{move.src}-{move.dst} {hashlib.sha1(repr(visits).encode()).hexdigest()[:12]}"
 
