@@ -176,7 +176,8 @@ def test_profile_search_times_the_real_search_and_reports_its_iterations(monkeyp
     from clans_pi.bots import ismcts
     from scripts.research import profile_search
 
-    real, helpers = ismcts.search, (ismcts.walker, ismcts._rewards, ismcts.prepare_root)
+    real = ismcts.search
+    helpers = (ismcts.walker, ismcts._rewards, ismcts.prepare_root, ismcts.result_of)
     copy, playout = GameState.copy, GameState.playout
     counted: list[int] = []
 
@@ -192,7 +193,7 @@ def test_profile_search_times_the_real_search_and_reports_its_iterations(monkeyp
     (row,) = report["rows"]
     assert counted == [25] * 4  # per repeat: the timed run, then the run with its parts
     assert row["parts_iterations"] == [25, 25]
-    assert (ismcts.walker, ismcts._rewards, ismcts.prepare_root) == helpers
+    assert (ismcts.walker, ismcts._rewards, ismcts.prepare_root, ismcts.result_of) == helpers
     assert (GameState.copy, GameState.playout) == (copy, playout)
 
 

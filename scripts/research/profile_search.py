@@ -200,7 +200,8 @@ def instrumented(timeline: Timeline, leaves: list[GameState] | None) -> Iterator
     ``timeline``'s timers (the module's attributes and ``GameState``'s methods the search
     looks up at each call), and every 16th state a playout starts from is copied into
     ``leaves`` (charged to "aside", left out of the parts)."""
-    real = {name: getattr(ismcts, name) for name in ("prepare_root", "walker", "_rewards")}
+    names = ("prepare_root", "walker", "_rewards", "result_of")
+    real = {name: getattr(ismcts, name) for name in names}
     copy, playout = GameState.copy, GameState.playout
     timed = timeline.timed
     timed_playout = timed("playout", playout)
@@ -217,6 +218,7 @@ def instrumented(timeline: Timeline, leaves: list[GameState] | None) -> Iterator
     ismcts.prepare_root = timed("walk", real["prepare_root"])  # the root's node and sorting
     ismcts.walker = walker
     ismcts._rewards = timed("rewards", real["_rewards"], then="backup")
+    ismcts.result_of = timed("other", real["result_of"])  # the last backup ends there
     GameState.copy = timed("copy", copy)
     GameState.playout = timed_playout if leaves is None else playout_keeping_leaves
     try:
@@ -242,7 +244,7 @@ def parts(call: tuple, leaves: list[GameState] | None = None) -> tuple[Result, T
     with instrumented(timeline, leaves):
         timeline.start()
         result = ismcts.search(*args, **kwargs)
-        timeline.switch("other")  # the end: the rest goes to the part that was running
+        timeline.switch("other")  # the end
     return result, timeline
 
 
