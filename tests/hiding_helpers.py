@@ -1,4 +1,4 @@
-"""Games for the hiding analysis' tests (issue 32): one player plainly playing for their clan
+"""Games for the hiding analysis' tests: one player plainly playing for their clan
 (the heuristic's best move for it, every time) among random movers, or random movers only."""
 
 from __future__ import annotations

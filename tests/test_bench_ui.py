@@ -1,6 +1,6 @@
 """The UI benchmark script: one JSON object with every figure, and no game left running;
-with --phones, the same figures with two phones connected and under the phones' load
-(issue 16), next to them."""
+with --phones, the same figures with two phones connected and under the phones' load,
+next to them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hard and Normal weighing how plainly each move shows their clan (issue 33):
+"""Hard and Normal weighing how plainly each move shows their clan:
 ``LevelSettings.hiding``, on by default (Hard 1.0, Normal 0.3).
 
 A constructed decision: the search finds two moves of nearly equal value, one that shows the
@@ -73,7 +73,7 @@ def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_
 @pytest.mark.parametrize("level", ["hard", "normal"])
 def test_the_levels_of_the_game_hide_hard_more_than_normal(monkeypatch, level):
     # The hiding move is worse by half of what it hides: Hard (weight 1) gives that up,
-    # Normal (0.3, more lightly) does not; both give up a hundredth (issue 33).
+    # Normal (0.3, more lightly) does not; both give up a hundredth.
     state = midgame(22, 2, 4)
     reveal, hide, shown, hidden = reveal_and_hide(state)
     obs = state.observation(state.current_player)

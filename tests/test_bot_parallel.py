@@ -156,7 +156,7 @@ def test_a_seconds_budget_searches_on_every_worker(pool):
 @pytest.mark.parametrize("level", ["hard", "normal"])
 def test_the_reading_of_the_moves_is_worked_out_while_the_workers_search(
         pool, monkeypatch, level):
-    # Hiding (issue 33) reads each legal move once a move; with workers that is done in the
+    # Hiding reads each legal move once a move; with workers that is done in the
     # game's process during their search (a Pi's fourth core), not before it.
     state = midgame(5, 2, 6)
     obs = state.observation(state.current_player)

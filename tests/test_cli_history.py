@@ -1,4 +1,4 @@
-"""``clans-pi history --state-dir DIR [--json]`` (issue 18): the past games and the
+"""``clans-pi history --state-dir DIR [--json]``: the past games and the
 scoreboard from the same code as the screen; a damaged record is one line on stderr and the
 rest is listed; a bad directory is one line and exit status 1."""
 

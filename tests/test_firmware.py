@@ -37,18 +37,18 @@ def now_ms() -> int:
 
 @pytest.fixture
 def fw(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.SimpleNamespace]:
-    """The firmware modules, freshly imported as on the Pico (`import protocol` is the
-    host's clans_pi.hardware.protocol: the same file), on a fresh fake board."""
+    """The firmware modules, freshly imported as on the Pico, top-level modules importing
+    each other from firmware/ (pytest puts sys.path back; `import protocol` is the host's
+    clans_pi.hardware.protocol: the same file), on a fresh fake board."""
     board = fake_machine.install(display=True)
     board.i2c_devices = [0x3C]
     saved = {name: sys.modules.pop(name, None) for name in (*FIRMWARE_MODULES, "protocol")}
-    sys.path.insert(0, str(FIRMWARE))
+    monkeypatch.syspath_prepend(FIRMWARE)
     sys.modules["protocol"] = protocol
     try:
         mods = {name: importlib.import_module(name) for name in FIRMWARE_MODULES}
         yield types.SimpleNamespace(board=board, **mods)
     finally:
-        sys.path.remove(str(FIRMWARE))
         for name, module in saved.items():
             sys.modules.pop(name, None)
             if module is not None:

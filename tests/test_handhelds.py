@@ -6,7 +6,6 @@ silent and foreign devices, the udev rule, and no clan in any log line."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import logging
@@ -720,25 +719,19 @@ def test_close_clears_ready_handhelds_and_is_idempotent(rig: Rig) -> None:
 
 
 @pytest.fixture
-def firmware() -> Iterator[SimpleNamespace]:
-    with firmware_modules() as fw:
-        yield fw
-
-
-@contextlib.contextmanager
-def firmware_modules() -> Iterator[SimpleNamespace]:
-    """The firmware modules as on the Pico (``import protocol`` is our protocol.py: the same
-    file) on a fresh fake board; sys.modules put back afterwards."""
+def firmware(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+    """The firmware modules as on the Pico, top-level modules importing each other from
+    firmware/ (``import protocol`` is our protocol.py: the same file) on a fresh fake board;
+    sys.modules put back afterwards (and sys.path, by pytest)."""
     names = ("config", "hw", "handheld", "protocol")
     saved = {name: sys.modules.pop(name, None) for name in names}
     board = fake_machine.install()
-    sys.path.insert(0, str(ROOT / "firmware"))
+    monkeypatch.syspath_prepend(ROOT / "firmware")
     sys.modules["protocol"] = protocol
     try:
         mods = {name: importlib.import_module(name) for name in names[:3]}
         yield SimpleNamespace(board=board, **mods)
     finally:
-        sys.path.remove(str(ROOT / "firmware"))
         for name, module in saved.items():
             sys.modules.pop(name, None)
             if module is not None:
@@ -1033,7 +1026,7 @@ def test_a_forged_uid_on_another_port_gets_nothing(rig: Rig) -> None:
 
 
 def test_a_quiet_old_port_still_there_keeps_its_uid_from_a_new_port(rig: Rig) -> None:
-    """Issue 31: handheld A's port stays open and listed but quiet (a busy hub), long
+    """Handheld A's port stays open and listed but quiet (a busy hub), long
     enough to be lost even; a device saying A's uid on another port is a second device: it
     gets nothing, the screen says so, and when A speaks again it is seat 1's as before."""
     a, _b = dealt(rig)

@@ -1,4 +1,4 @@
-"""How well each player hid their clan (issue 32), read after the game from its record: a
+"""How well each player hid their clan, read after the game from its record: a
 player who plainly plays for their clan is read, with the move that gave it away; random
 movers stay near the blind guess (1 in 4 for a seat, 1 in 5 for an onlooker); a damaged
 record is one clear line. R20 (the clans are public after the end), R22 (each reader sees

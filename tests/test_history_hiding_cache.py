@@ -1,4 +1,4 @@
-"""The readings of how well each player hid (issue 32), worked out once per game on a
+"""The readings of how well each player hid, worked out once per game on a
 background thread and kept beside the past games' index: derived, found by the game
 itself, dropped when the model changes, never trusted when damaged."""
 

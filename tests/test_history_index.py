@@ -1,4 +1,4 @@
-"""The past games' index (issue 18): derived from the records in the state directory, newest
+"""The past games' index: derived from the records in the state directory, newest
 first, following the card (new, changed, deleted records), a damaged record left out with a
 log line and never a crash; the store's records keep when the game ended and who sat where,
 and the computers' final guesses once they are worked out."""

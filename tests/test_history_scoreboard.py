@@ -1,5 +1,5 @@
 """The family's scoreboard from the finished games' records, and merging a renamed person's
-old games under their new name (issue 18): on records written as the table writes them,
+old games under their new name: on records written as the table writes them,
 with figures worked out here from the games themselves."""
 
 from __future__ import annotations

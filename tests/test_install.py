@@ -275,7 +275,7 @@ def test_the_catalogues_sources_are_installed_and_compiled_ones_never_copied(tmp
     assert not list(src.rglob("*.mo"))
 
 
-# --- the installer's faults (issue 13, item 9) ----------------------------------------
+# --- the installer's faults ------------------------------------------------------------
 def test_uninstall_names_cmdline_txt_only_where_there_is_one(tmp_path, pi_root):
     """No boot partition: it says nothing about a cmdline.txt it never touched."""
     bare = tmp_path / "bare"
@@ -404,7 +404,7 @@ def test_the_lgpio_hint_names_the_running_venvs_pip_by_its_absolute_path(monkeyp
     assert lgpio_install_hint() == "sudo apt install python3-lgpio"
 
 
-# --- the hotspot (--hotspot, issue 16) -------------------------------------------------
+# --- the hotspot (--hotspot) -----------------------------------------------------------
 PROFILE = "etc/NetworkManager/system-connections/clans-pi-hotspot.nmconnection"
 HOTSPOT_TOML = "etc/clans-pi/hotspot.toml"
 

@@ -17,8 +17,8 @@ model for color difference as a function of size", 2014). So:
   terrain): the hut's outline, dark or light, already parts it from the ground, so its fill
   only has to stay clearly unlike the ground.
 
-The palette before issue 7 was as low as 4.9 (a red hut on forest, protanopia), 5.7 (yellow
-on steppe, tritanopia) and 7.5 (red against green, deuteranopia);
+The old palette (before the colour-blind work) was as low as 4.9 (a red hut on forest,
+protanopia), 5.7 (yellow on steppe, tritanopia) and 7.5 (red against green, deuteranopia);
 :func:`test_the_old_palette_fails` keeps that as proof that these tests can fail.
 """
 
@@ -95,7 +95,7 @@ def test_clans_stay_apart_from_each_other_and_the_terrain(fifth: str) -> None:
 
 
 def test_the_old_palette_fails() -> None:
-    """The colours before issue 7: the test above finds its problem pairs."""
+    """The old colours: the test above finds its problem pairs."""
     old_clans = {"red": (214, 48, 49), "blue": (38, 99, 221), "green": (46, 164, 79),
                  "yellow": (245, 200, 35), "black": (34, 34, 38)}
     old_terrain = {"forest": (62, 112, 64), "mountain": (146, 138, 128),

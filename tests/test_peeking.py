@@ -128,7 +128,7 @@ def test_peeking_searches_with_the_true_clans_only(monkeypatch, players):
                                                   for clan in state.clans]
     assert seen["settings"] == search_bot.LEVEL_SETTINGS["hard"].search
     assert bot.last is not None and bot.last.iterations == 60
-    # The yardstick does not hide its own clan (issue 33): its move is the search's own.
+    # The yardstick does not hide its own clan: its move is the search's own.
     assert bot.settings.hiding == 0.0 and move == bot.last.result.move
     # Hard itself, from the same view, imagines every assignment it cannot rule out.
     hard = make_bot("hard", BOARD, CHART, seed=1, budget=Budget(iterations=60))

@@ -1,4 +1,4 @@
-"""Phones as private seat devices (issue 16, the server's part): the protocol through
+"""Phones as private seat devices (the server's part): the protocol through
 aiohttp's test client. Token checks, one phone per seat, no clan before a hold nor to
 another seat (R22), old codes, headers, and a real server on a thread."""
 
@@ -554,7 +554,7 @@ def test_the_link_names_the_pi_s_address_on_the_home_network_or_its_own_hotspot(
 
 
 def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
-    """Issue 32: after the game the seat's phone gets how sure the others were of its clan,
+    """After the game the seat's phone gets how sure the others were of its clan,
     move by move: its own numbers only (R22 before the end; after it, still nobody
     else's); a phone that opens the page later gets it too."""
     from aiohttp import ClientSession
@@ -603,7 +603,7 @@ def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
 
 def test_the_end_at_the_table_sends_each_phone_its_own_chart_once_read(tmp_path):
     """Table.finish: each phone seat's own chart of how well it hid reaches its phone when
-    the background reading is done (issue 32), and only its own (R22 holds anyway after
+    the background reading is done, and only its own (R22 holds anyway after
     the end, but a phone shows its seat)."""
     from clans_pi.hardware.seats import SeatDevices
     from clans_pi.history.hiding import analyse_record, record_of_view

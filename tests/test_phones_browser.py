@@ -1,4 +1,4 @@
-"""A phone seat's page in a real browser (issue 16): Debian's Chromium, headless, driven by
+"""A phone seat's page in a real browser: Debian's Chromium, headless, driven by
 Playwright at a phone's size. Press and hold shows the seat's clan, its colour and its mark;
 let go and the clan is gone from the document (R22: nothing of it stays for a screenshot or
 the app switcher); another seat's page never shows it; the page reconnects by itself when
@@ -352,7 +352,7 @@ def test_a_waiting_phone_gets_the_seat_once_the_first_is_gone(served, chromium):
 
 
 def test_the_phone_s_own_chart_of_how_well_it_hid_is_drawn_in_its_clan_s_colour(browser):
-    """At the end the page draws the seat's own curve (issue 32) in its clan's colour, with
+    """At the end the page draws the seat's own curve in its clan's colour, with
     its give-aways marked and listed and its verdict in words."""
     clans = {1: "red"}
     hub = PhoneHub(SeatTokens.new([1]), {1: PhoneSeat("Ben", "")},

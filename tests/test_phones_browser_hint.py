@@ -1,4 +1,4 @@
-"""The hint on a phone in a real browser (issue 16): Debian's Chromium, headless, driven by
+"""The hint on a phone in a real browser: Debian's Chromium, headless, driven by
 Playwright at a phone's size. The person to move holds the hint button: the board with the
 suggested move shows while held and is gone from the page on release (R22); another seat's
 page has no hint button and gets no picture."""

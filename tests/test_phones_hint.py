@@ -1,4 +1,4 @@
-"""The hint on a phone (issue 16): the person to move holds their phone's hint button and
+"""The hint on a phone: the person to move holds their phone's hint button and
 sees the board with the suggested move there, nowhere else (R22: the advice follows their
 clan). The protocol through aiohttp's test client, then the table with a real server, real
 phones (WebSocket clients on loopback) and a real search."""

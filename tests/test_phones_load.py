@@ -1,4 +1,4 @@
-"""Phones under load and bad input, over loopback only (issue 16): 50 phones reconnecting in
+"""Phones under load and bad input, over loopback only: 50 phones reconnecting in
 a loop, and 10,000 malformed or wrong-token requests among the real seats' traffic, through
 the real server on its thread. Nothing crashes, the right seats are still served, no clan
 reaches a wrong seat or link (every message every phone got is checked, R22), the guard's

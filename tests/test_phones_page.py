@@ -1,4 +1,4 @@
-"""What a phone seat's page shows (issue 16): the clan's mark beside its colour, as on every
+"""What a phone seat's page shows: the clan's mark beside its colour, as on every
 other device, only with a hold and only to that seat (R22); the player's picture at a link
 of its own that refuses what the page refuses; the page's colours and marks drawn in CSS
 from the one palette (clans_pi/palette.py)."""

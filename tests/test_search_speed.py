@@ -42,7 +42,7 @@ RECORDED = {
 }
 
 
-#: The moves those bots play, hiding their clan (issue 33): Hard trades the search's 2-4
+#: The moves those bots play, hiding their clan: Hard trades the search's 2-4
 #: for 7-8 at 3 players, ply 14; the others play the search's own choice.
 PLAYED = {
     ("hard", 2, 0): "53-54", ("hard", 3, 14): "7-8", ("hard", 4, 28): "17-19",
@@ -60,7 +60,7 @@ def searched(level: str, num_players: int, plies: int, played: bool = False) -> 
     if played:
         return f"{chosen.src}-{chosen.dst}"
     result = bot.last.result  # type: ignore[attr-defined]
-    move = result.move  # the search's own choice (the move played may hide: issue 33)
+    move = result.move  # the search's own choice (the move played may hide the clan)
     visits = sorted((repr(m), n) for m, n in result.visits.items())
     return f"{move.src}-{move.dst} {hashlib.sha1(repr(visits).encode()).hexdigest()[:12]}"
 
@@ -164,7 +164,37 @@ def test_profile_search_reports_the_parts_of_an_iteration():
         assert row["iterations_per_s"] > 0
         assert sum(row["share_pct"].values()) == pytest.approx(100, abs=0.5)
         assert row["floor_copy_playout_us"] > 0
+        assert row["parts_iterations"] == [40]
+        assert all(row["us_per_iteration"][part] > 0 for part in ("walk", "copy", "playout"))
     assert "walk" in out.stderr and "playout" in out.stderr  # the readable table
+
+
+def test_profile_search_times_the_real_search_and_reports_its_iterations(monkeypatch, capsys):
+    """Both the timed run and the run with its parts timed are clans_pi's own search (not a
+    copy of its loop that could drift from it): the iterations reported are the ones it
+    counted, and its helpers are put back afterwards."""
+    from clans_pi.bots import ismcts
+    from scripts.research import profile_search
+
+    real = ismcts.search
+    helpers = (ismcts.walker, ismcts._rewards, ismcts.prepare_root, ismcts.result_of)
+    copy, playout = GameState.copy, GameState.playout
+    counted: list[int] = []
+
+    def spy(*args, **kwargs):
+        result = real(*args, **kwargs)
+        counted.append(result.iterations)
+        return result
+
+    monkeypatch.setattr(ismcts, "search", spy)
+    report = profile_search.main(["--iterations", "25", "--repeat", "2", "--players", "3",
+                                  "--stages", "middle", "--levels", "hard"])
+    capsys.readouterr()
+    (row,) = report["rows"]
+    assert counted == [25] * 4  # per repeat: the timed run, then the run with its parts
+    assert row["parts_iterations"] == [25, 25]
+    assert (ismcts.walker, ismcts._rewards, ismcts.prepare_root, ismcts.result_of) == helpers
+    assert (GameState.copy, GameState.playout) == (copy, playout)
 
 
 def test_profile_search_against_a_checkout_times_both_and_finds_them_alike():

@@ -152,7 +152,7 @@ def test_what_the_unit_says():
     assert one["CapabilityBoundingSet"] == ""
     assert one["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK", "AF_INET",
                                                       "AF_INET6"]
-    # IP for the phones' server (issue 16), with this machine and the home's own network
+    # IP for the phones' server, with this machine and the home's own network
     # only: a phone on the Wi-Fi or the Pi's hotspot, never the internet.
     assert one["IPAddressDeny"] == "any"
     assert one["IPAddressAllow"].split() == ["localhost", "link-local", "10.0.0.0/8",
@@ -216,7 +216,7 @@ def _stop_post(tmp_path: Path, exit_code: str, exit_status: str) -> list[str]:
 
 
 def test_leaving_the_kiosk_powers_off_or_brings_the_console_back_and_nothing_else(tmp_path):
-    """Issue 13.3: Quit on the kiosk left a black screen. Switch off (clans_pi.service.kiosk) powers
+    """Quit on the kiosk used to leave a black screen. Switch off (clans_pi.service.kiosk) powers
     the Pi off; Ctrl+Q gives tty1 back to a login prompt; both are clean exits (not
     restarted); a stop, a crash or a kill asks for nothing."""
     s = _settings(UNIT.read_text(encoding="utf-8"))

@@ -65,7 +65,7 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
     assert abs(sum(wins.values()) - 1.0) < 1e-9  # every game won by someone (2 players)
     iters = {r[0]: r[5] for r in rows if len(r) == 7}
     assert iters == {"hard@40/2": "40", "normal@30": "30"}
-    # Each level's readability as seen by the other (issue 33).
+    # Each level's readability as seen by the other.
     assert "readability at the end" in out
     read = [line.split() for line in out.split("readability at the end")[1].splitlines()]
     assert [r[:2] for r in read if r and r[0] in ("hard@40/2", "normal@30")] == [
@@ -74,7 +74,7 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
 
 
 @pytest.mark.parametrize(("levels", "hiding", "weights"), [
-    (["hard-open", "normal-open"], None, [0.0, 0.0]),  # issue 33's yardsticks
+    (["hard-open", "normal-open"], None, [0.0, 0.0]),  # not hiding: what hiding is measured against
     (["hard", "normal"], None, [1.0, 0.3]),  # the game's levels hide by default
     (["hiding", "hard-open"], 0.5, [0.5, 0.0]),  # --hiding 0.5
     (["hiding", "normal"], None, [1.0, 0.3]),  # the hiding level without --hiding: Hard's

@@ -1,4 +1,4 @@
-"""scripts/research/tournament.py's readability table (issue 33): how well each level's clan was
+"""scripts/research/tournament.py's readability table: how well each level's clan was
 read at the end of the games, by each level that reads, and by the other levels together."""
 
 from __future__ import annotations

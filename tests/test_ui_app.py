@@ -90,7 +90,7 @@ def test_partial_redraw_equals_full_redraw(case):
             app.pump()
             finger(app, pygame.FINGERDOWN, app.screen.button("hold").rect.center)
         app.pump()
-        # The held peek darkens the whole screen (issue 15): a full frame, not a partial one.
+        # The held peek darkens the whole screen: a full frame, not a partial one.
         assert app.partial_frames == before + (case != "peek_hold")
         partial = _picture(app)
         assert partial == _full_picture(app)

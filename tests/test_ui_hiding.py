@@ -1,4 +1,4 @@
-"""How well each player hid, on the touchscreen (issue 32): the reveal's small charts (a ring
+"""How well each player hid, on the touchscreen: the reveal's small charts (a ring
 while the reading is worked out), the large chart with its give-aways (a tap opens the
 replay at that move), the replay's chart with the move shown. The figures drawn are the
 ones ``clans-pi history --analysis FILE --json`` prints."""

@@ -131,13 +131,13 @@ def _reveal(app):
 
 
 def _reveal_read(app):
-    """The reveal once the reading of how well each player hid is there (issue 32)."""
+    """The reveal once the reading of how well each player hid is there."""
     _reveal(app)
     assert app.screen.reading.wait(60)
 
 
 def _hiding(seat: int):
-    """A player's large chart of how well they hid, opened from the reveal (issue 32)."""
+    """A player's large chart of how well they hid, opened from the reveal."""
 
     def go(app):
         _reveal_read(app)
@@ -381,7 +381,7 @@ def test_screen_fits_with_a_white_fifth_clan_and_no_marks(screen, size):
     _check_fits(screen, size, ClanLook(fifth="white", marks=False))
 
 
-#: The least height of any text a screen draws, in pixels (issue 15): 12 on every display
+#: The least height of any text a screen draws, in pixels: 12 on every display
 #: of 480 px and more on its short side; the 3.5" 480x320 display cannot hold that much
 #: text at 12 px (its whole height is 320), so there the least is 8.
 MIN_TEXT = 12
@@ -414,7 +414,7 @@ def _check_fits(screen: str, size: tuple[int, int], look: ClanLook,
         if d.kind == "text":
             grown = d.box.inflate(2, 4)
             assert grown.contains(d.rect), f"text {d.name!r} {d.rect} outside its box {d.box}"
-            # Readable from across the table (issue 15): no text under 12 px, measured as
+            # Readable from across the table: no text under 12 px, measured as
             # drawn (the line's height in the face in use), at every size.
             least = MIN_TEXT if min(size) >= 480 else MIN_TEXT_SMALL
             assert d.height >= least, f"text {d.name!r} is {d.height} px high"
@@ -435,7 +435,7 @@ def _check_fits(screen: str, size: tuple[int, int], look: ClanLook,
             assert not regions["chart"].colliderect(regions["scores"]), "chart overlaps scores"
 
 
-#: The board's share of the window (issue 15: at least 65 % on the 7" display, 800x480),
+#: The board's share of the window (at least 65 % on the 7" display, 800x480),
 #: as measured; an upright window turns the board to give it its height.
 BOARD_SHARE = {(800, 480): 0.65, (1024, 600): 0.65, (1280, 800): 0.6, (1920, 1080): 0.6,
                (1024, 768): 0.45, (720, 1280): 0.44, (480, 320): 0.55}
@@ -485,7 +485,7 @@ def test_every_screen_lays_out_at_the_smallest_accepted_sizes(screen, size):
     _check_fits(screen, size, DEFAULT_LOOK)
 
 
-#: The start screen's kinds, each drawn with 2, 3 and 4 players (issue 31: three players'
+#: The start screen's kinds, each drawn with 2, 3 and 4 players (three players'
 #: seat texts overflowed at 480x320 when only four were checked).
 START_SCREENS = {"start": _start, "kiosk_start": _kiosk_start, "wifi_start": _wifi_start,
                  "start_with_history": _start_with_history,

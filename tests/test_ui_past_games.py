@@ -1,4 +1,4 @@
-"""The past games' list on the touchscreen (issue 18): reached from the start screen and
+"""The past games' list on the touchscreen: reached from the start screen and
 back to it as the family left it, newest first, scrolled by dragging to the thousandth game,
 a game deleted only after a question, a finished game there at once with the computers'
 final guesses kept in its record."""

@@ -1,4 +1,4 @@
-"""The replay screen of a past game (issue 18), driven through its buttons: every move it
+"""The replay screen of a past game, driven through its buttons: every move it
 shows is the engine's position after that many moves; epoch steps land on epoch starts
 (R16); it plays at a chosen speed by the app's clock and stops at the end; its result is
 that game's (R20, R21)."""

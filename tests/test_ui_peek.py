@@ -1,4 +1,4 @@
-"""The private peek kept private on one shared screen (R22, issue 15): while held, the
+"""The private peek kept private on one shared screen (R22): while held, the
 screen is dark but for a small swatch of the clan one person at arm's length reads; a quick
 tap does not count as a look; the closed eye reads as an eye struck through."""
 

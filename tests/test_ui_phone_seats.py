@@ -1,4 +1,4 @@
-"""Choosing Phone on the start screen (issue 16): a person's seat button goes Person, Person:
+"""Choosing Phone on the start screen: a person's seat button goes Person, Person:
 phone, then the computers; the deal's peek for that seat shows its code; the server listens
 only while some seat is a phone; a resumed game's phone seats come back with their links."""
 

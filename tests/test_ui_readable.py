@@ -1,4 +1,4 @@
-"""Readable from every chair (issue 15): the board's numbers are at least 12 px high at
+"""Readable from every chair: the board's numbers are at least 12 px high at
 800x480 on solid plates, every territory with two or more huts shows its total (the number
 the 7+ rule, R9, needs), the order slots tell hostile from favourable terrain and show what
 each village is worth (R11, R14), and names are whole on the upright display."""

@@ -1,4 +1,4 @@
-"""The scoreboard screen (issue 18): the standings' figures as drawn, the period switch,
+"""The scoreboard screen: the standings' figures as drawn, the period switch,
 dragging the rows, and merging a renamed person's names through the screens' buttons."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Touch that forgives (issue 15), through real finger events on the play screen: a move
+"""Touch that forgives, through real finger events on the play screen: a move
 happens when the finger lifts on a lit territory, sliding off cancels, a press held still
 shows a territory's huts and never moves, a tap on the chosen huts lets them go, and a
 button that comes up under a finger that just lifted ignores that finger's next tap."""

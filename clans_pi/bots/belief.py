@@ -366,7 +366,7 @@ class OwnReading(_PublicReplay):
     """How the table reads one player (the viewer): the summed :func:`move_evidence` of
     the viewer's own moves, kept up to date from its observations (public moves only, R22),
     replaying only the moves it has not seen. ``row`` and :func:`exposure` give what a
-    reader would believe of the viewer's clan; the hiding bot weighs it (issue 33)."""
+    reader would believe of the viewer's clan; the hiding bot weighs it."""
 
     def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
         super().__init__(board, chart, beta=beta)

@@ -12,7 +12,7 @@ well they read the others and how the search spends its iterations (settings in
 * **Normal** (a fifth of that) samples the others' clans uniformly and runs plain UCT: every
   move tried once, in random order, before any is tried again.
 
-Both also hide their own clan (issue 33, :attr:`LevelSettings.hiding`: Hard 1.0, Normal
+Both also hide their own clan (:attr:`LevelSettings.hiding`: Hard 1.0, Normal
 0.3). While its workers search (or before searching, on one core), the bot works out for
 each legal move how plainly it would show the bot's clan to a reader who models the table
 as the belief does (:class:`.belief.OwnReading`, :func:`.belief.exposure`: its own public
@@ -69,7 +69,7 @@ class LevelSettings:
     belief_sampling: bool
     #: Start each search from the last one's tree where the game went (:mod:`.tree`).
     reuse: bool = False
-    #: The weight of being read (issue 33): the move chosen maximises its mean reward
+    #: The weight of being read: the move chosen maximises its mean reward
     #: minus ``hiding`` times the probability a reader would give the bot's true clan after
     #: it (:func:`.belief.exposure`), among the root's moves searched at least
     #: ``hide_share`` as often as the most searched one. 0: the most searched move.

@@ -1,4 +1,4 @@
-"""Load and bad input for the phones' server, over loopback only (issue 16).
+"""Load and bad input for the phones' server, over loopback only.
 
 Two loads, each bounded in count and in time, each stopping by itself:
 

@@ -1,4 +1,4 @@
-"""The chart of how sure the table was of a player's clan, move by move (issue 32), drawn
+"""The chart of how sure the table was of a player's clan, move by move, drawn
 from the numbers of :mod:`clans_pi.history.hiding` (the same ones ``clans-pi history
 --analysis`` prints): each line in its clan's colour over a darker edge, at least 3 px wide
 (readable at 800x480 from a chair), ending in the clan's hut with its mark (not colour

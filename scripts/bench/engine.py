@@ -123,7 +123,7 @@ def search_rates(seconds: float, rounds: int, seed: int) -> dict[str, object]:
 
 
 def reading_cost(seed: int) -> dict[str, object]:
-    """What hiding adds to a move (issue 33): ``SearchBot.reading``, how the table would
+    """What hiding adds to a move: ``SearchBot.reading``, how the table would
     read each of the mover's legal moves, timed at every turn of one seat through a seeded
     random 3-player game, as at the table (its own moves replayed as they come). With
     search workers it is worked out in the game's process while they search; on one core,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the after-game reading of how well each player hid (issue 32).
+"""Benchmark the after-game reading of how well each player hid.
 
 Prints one JSON object: the longest of ``--deals`` seeded 4-player games (random movers and
 one player plainly playing for their clan; no game on this board lasts 60 moves: 38 to 50
@@ -10,7 +10,7 @@ move by move), the median of ``--rounds`` runs:
 - ``analysis_s``: the reading here; ``per_move_ms`` that over the moves;
   ``pi4_60_moves_s``: a 60-move game's reading on a Pi 4, per_move_ms times 60 times
   ``PI_FACTOR`` (a Pi 4 core runs this Python about 4 times slower: scripts/research/tournament.py,
-  README "Computer players"). Target (issue 32): under 5 s.
+  README "Computer players"). Target: under 5 s.
 - ``cached_s``: the same game's reading found in ``past-games-hiding.json`` by a new
   cache (the file read, the game's digest, the reading rebuilt).
 

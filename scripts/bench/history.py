@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the past games (issue 18): a thousand finished games' records opening the list.
+"""Benchmark the past games: a thousand finished games' records opening the list.
 
 Prints one JSON object. ``--games`` random finished games of 2 to 4 players (seeded) are
 kept as records in a temporary state directory, as the table keeps them (with their table
@@ -19,8 +19,8 @@ and the computers' guesses), then:
 - ``scoreboard_s``: the scoreboard (all time and the last 30 days) over every game.
 - ``cli_history_s``: ``clans-pi history --json`` on that state directory, start to exit.
 
-Each figure is the median of ``--rounds`` runs, since a shared machine is noisy. Target
-(issue 18): a thousand records open the list in under a second on this machine.
+Each figure is the median of ``--rounds`` runs, since a shared machine is noisy. Target:
+a thousand records open the list in under a second on this machine.
 
 Usage: .venv/bin/python scripts/bench/history.py [--games 1000] [--rounds 5]
 """

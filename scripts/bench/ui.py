@@ -20,7 +20,7 @@ panel's. The game shown is a mid-game 4-player position: a deal with ``--seed`` 
   ``clans-pi play --first-frame`` (the start screen; with ``--load``, the play screen) to
   its exit; median of ``--starts`` runs.
 
-With ``--phones`` (issue 16), the same figures with phone seats, under ``phones``:
+With ``--phones``, the same figures with phone seats, under ``phones``:
 
 - ``two_phones``: the redraws while the game's phone server (``Phones``, on its thread in
   this process, as in the game) has two phones connected and idle, from a process of
@@ -307,7 +307,7 @@ def first_frame(extra: list[str], starts: int) -> float:
     return round(statistics.median(times), 3)
 
 
-# ------------------------------------------------------------------ phones (issue 16)
+# ------------------------------------------------------------------ phones
 
 PHONE_SEATS = (0, 1)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Is the chart of how well each player hid honest (issue 32)? The calibration of the
+"""Is the chart of how well each player hid honest? The calibration of the
 after-game reading (clans_pi/history/hiding.py) over recorded tournament games.
 
 Reads games kept by ``scripts/research/belief_sweep.py play`` (one JSON line each: the seats' levels

@@ -13,7 +13,7 @@ or construct it (tests/test_peeking.py).
 clans the same way. Normal reads the table (its guesses) but searches every assignment
 alike; told the truth, it plays as a Normal that used a perfect reading would. At 2 players
 it is "an opponent handed Hard's true clan": Hard against it, beside Hard against Normal,
-measures what being read costs Hard against a Normal reader (issue 33).
+measures what being read costs Hard against a Normal reader.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class PeekingBot(SearchBot):
                  seed: int | None = None, budget: Budget | None = None,
                  pool: SearchPool | None = None, level: str = LEVEL) -> None:
         searches_as = SEARCHES_AS[level]
-        # Not hiding (weight 0): the yardstick is the level as it searched before issue 33,
+        # Not hiding (weight 0): the yardstick is the level as it searched before it hid its clan,
         # told the truth, so that what reading the table is worth is all it measures.
         super().__init__(board, chart, level=searches_as, seed=seed, budget=budget,
                          settings=replace(LEVEL_SETTINGS[searches_as], hiding=0.0), pool=pool)

@@ -8,13 +8,18 @@ move. The search call it makes is caught on its way to :func:`.ismcts.search`:
 * **iterations/s** times that real, uninstrumented call in CPU time (``process_time``: the
   search is one thread, and CPU time is less disturbed by other jobs than wall time),
   median of ``--repeat`` runs;
-* **parts** rerun the same search (same arguments, same random numbers) in
-  :func:`instrumented_search`, a copy of the search's loop with a ``perf_counter`` read
-  between the parts: tree walk (selection and expansion: node creation, drawing and
-  sorting children, the pushes down the tree), determinisation (``sample``), state copy,
-  playout, rewards, backup; "other" is the loop's own bookkeeping and the timer reads (about
-  8 reads of ~50 ns an iteration, a few % of it). The copy must choose what the real search
-  chooses (checked on every run: a copy that drifted from the loop fails loudly);
+* **parts** rerun the same real search (same arguments, same random numbers) with the
+  functions it calls wrapped by timers (:func:`instrumented`: ``ismcts.prepare_root``,
+  ``ismcts.walker``'s walk and ``ismcts._rewards``, ``GameState.copy`` and
+  ``GameState.playout``, and the caught ``sample``), each moment charged to one part
+  (:class:`Timeline`): tree walk (selection and expansion: node creation, drawing and
+  sorting children, the pushes down the tree, and the root's), determinisation
+  (``sample``), state copy, playout, rewards, and backup (the search's loop from the rewards
+  to the next determinisation: the backup and the budget and cancel checks); "other" is the
+  rest of the loop and the timers' own cost (two ``perf_counter`` reads and a call for
+  each of 5 parts an iteration, a few % of it). The timed run must choose what the
+  untimed one chose, and each of its iterations must have played a game out once (checked
+  on every run); the JSON's ``parts_iterations`` are the iterations the search counted;
 * **floor**: a bare ``state.copy(stack=False); state.playout(rand)`` (the engine's own
   playout path) from the states where the search's playouts began (every 16th iteration's,
   copied aside untimed), to hold an iteration's copy + playout against.
@@ -50,19 +55,18 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from functools import partial
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT))  # appended: PYTHONPATH may point at another checkout to compare
+if str(ROOT) not in sys.path:  # run by path; appended: PYTHONPATH may name another checkout
+    sys.path.append(str(ROOT))
 
 from clans_pi.bots import ismcts  # noqa: E402
-from clans_pi.bots.ismcts import Result, Settings, _Node, _rewards  # noqa: E402
+from clans_pi.bots.ismcts import Result  # noqa: E402
 from clans_pi.rules.state import GameState  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -150,71 +154,98 @@ def run(fn: Callable[..., Result], call: tuple) -> tuple[Result, float]:
     return result, time.process_time() - start
 
 
-def instrumented_search(
-    state: GameState,
-    sample: Callable[[random.Random], tuple[int, ...]],
-    rng: random.Random,
-    settings: Settings,
-    *,
-    iterations: int | None = None,
-    deadline: float | None = None,
-    cancel: threading.Event | None = None,
-    clan_weights: Sequence[Sequence[float]] | None = None,
-    times: dict[str, float],
-    leaves: list[GameState] | None = None,
-) -> Result:
-    """:func:`.ismcts.search`'s loop (its own walk, :func:`.ismcts.walker`) with a timer
-    between its parts, added into ``times``; every 16th iteration's state before its
-    playout copied into ``leaves`` (not timed). Keep in step with the search (the script
-    checks that both choose alike)."""
-    assert iterations is not None
-    now = time.perf_counter
-    t_start = now()
-    root = ismcts.prepare_root(state, rng, settings, clan_weights, None)
-    rand = rng.random
-    walker = ismcts.walker(root, state.num_players, rng, settings, clan_weights)
-    mw = settings.margin_weight
-    ms = settings.margin_scale
-    done = 0
-    path: list[tuple[_Node, int]] = []
-    walk = samp = cop = play = rew = back = skip = 0.0
-    t_loop = now()
-    while done < iterations:
-        t0 = now()
-        clans = sample(rng)
-        t1 = now()
-        st = state.copy(stack=False)
-        t2 = now()
-        path.clear()
-        walker(st, path)
-        t3 = t3_end = now()
-        if leaves is not None and not done % 16:
-            leaves.append(st.copy(stack=False))
-            t3_end = now()
-            skip += t3_end - t3
-        st.playout(rand)
-        t4 = now()
-        rewards = _rewards(st, clans, mw, ms)
-        t5 = now()
-        for node, i in path:
-            node.w[i] += rewards[node.player]
-        done += 1
-        t6 = now()
-        samp += t1 - t0
-        cop += t2 - t1
-        walk += t3 - t2
-        play += t4 - t3_end
-        rew += t5 - t4
-        back += t6 - t5
-    t_end = now()
-    result = ismcts.result_of(root, done)
-    parts = {"walk": walk, "sample": samp, "copy": cop, "playout": play, "rewards": rew,
-             "backup": back}  # fmt: skip
-    parts["walk"] += t_loop - t_start  # the root's node and its sorting
-    parts["other"] = (t_end - t_start - skip) - sum(parts.values())
-    for name, value in parts.items():
-        times[name] = times.get(name, 0.0) + value
-    return replace(result, root=None)
+class Timeline:
+    """Charges every moment of one search to a part, on ``perf_counter``. A wrapped function
+    (:meth:`timed`) charges its own time to its part; time in a wrapped function it calls
+    goes to that one's part; the time after a function called from the search's loop
+    returns, until the next one starts, goes to the part it hands over to (``then``: the
+    loop's own code between the parts)."""
+
+    GAPS = ("other", "backup")  # the search's loop between the wrapped functions
+
+    def __init__(self) -> None:
+        self.times = dict.fromkeys((*PARTS, "aside"), 0.0)
+        self.calls = dict.fromkeys(self.times, 0)
+        self.current = "other"
+        self.mark = time.perf_counter()
+
+    def start(self) -> None:
+        self.current, self.mark = "other", time.perf_counter()
+
+    def switch(self, part: str) -> str:
+        """Charge the time since the last switch to the current part; ``part`` runs now."""
+        now = time.perf_counter()
+        self.times[self.current] += now - self.mark
+        self.mark = now
+        outer, self.current = self.current, part
+        return outer
+
+    def timed(self, part: str, fn: Callable[..., Any], then: str = "other") -> Callable[..., Any]:
+        switch, calls, gaps = self.switch, self.calls, self.GAPS
+
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            outer = switch(part)
+            calls[part] += 1
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                switch(then if outer in gaps else outer)
+
+        return wrapped
+
+
+@contextmanager
+def instrumented(timeline: Timeline, leaves: list[GameState] | None) -> Iterator[None]:
+    """While inside, the functions :func:`.ismcts.search` calls are wrapped by
+    ``timeline``'s timers (the module's attributes and ``GameState``'s methods the search
+    looks up at each call), and every 16th state a playout starts from is copied into
+    ``leaves`` (charged to "aside", left out of the parts)."""
+    names = ("prepare_root", "walker", "_rewards", "result_of")
+    real = {name: getattr(ismcts, name) for name in names}
+    copy, playout = GameState.copy, GameState.playout
+    timed = timeline.timed
+    timed_playout = timed("playout", playout)
+    aside = timed("aside", lambda st: leaves.append(copy(st, stack=False)))  # type: ignore[union-attr]
+
+    def walker(*args: Any, **kwargs: Any) -> Callable[..., None]:
+        return timed("walk", real["walker"](*args, **kwargs))
+
+    def playout_keeping_leaves(st: GameState, rand: Callable[[], float]) -> None:
+        if not timeline.calls["playout"] % 16:
+            aside(st)
+        timed_playout(st, rand)
+
+    ismcts.prepare_root = timed("walk", real["prepare_root"])  # the root's node and sorting
+    ismcts.walker = walker
+    ismcts._rewards = timed("rewards", real["_rewards"], then="backup")
+    ismcts.result_of = timed("other", real["result_of"])  # the last backup ends there
+    GameState.copy = timed("copy", copy)
+    GameState.playout = timed_playout if leaves is None else playout_keeping_leaves
+    try:
+        yield
+    finally:
+        for name, fn in real.items():
+            setattr(ismcts, name, fn)
+        GameState.copy, GameState.playout = copy, playout
+
+
+def parts(call: tuple, leaves: list[GameState] | None = None) -> tuple[Result, Timeline]:
+    """Run the real :func:`.ismcts.search` of a caught call with its parts timed: the
+    determinisation (the caught ``sample``), the state's copy, the tree walk (selection and
+    expansion: :func:`.ismcts.walker`'s walk, and the root's preparation), the playout, the
+    rewards, and the backup (from the rewards to the next iteration's determinisation: the
+    backup loop and the loop's budget and cancel checks). "other" is the rest of the loop
+    and the timers' own cost."""
+    args, kwargs, rng_state = call
+    rng = random.Random()
+    rng.setstate(rng_state)
+    timeline = Timeline()
+    args = (args[0], timeline.timed("sample", args[1]), rng, *args[3:])
+    with instrumented(timeline, leaves):
+        timeline.start()
+        result = ismcts.search(*args, **kwargs)
+        timeline.switch("other")  # the end
+    return result, timeline
 
 
 def floor_us(leaves: Sequence[GameState], rounds: int = 5) -> float:
@@ -257,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
                 if other is not None:
                     other_state = position(np_, STAGES[stage], args.seed + np_, other)
                     other_call = catch_search(level, other_state, args.iterations, args.seed, other)
-                rates, other_rates, part_runs = [], [], []
+                rates, other_rates, part_runs, part_iterations = [], [], [], []
                 leaves: list[GameState] = []
                 for k in range(args.repeat):
                     if other is not None and k % 2:  # interleaved: each goes first in turn
@@ -273,18 +304,15 @@ def main(argv: Sequence[str] | None = None) -> dict:
                             repr(result.move),
                             repr(result.visits),
                         ), f"the search chose unlike the one of {args.against}"
-                    if not args.no_parts:
-                        times: dict[str, float] = {}
-                        check, _ = run(
-                            partial(  # the leaves of the first run only
-                                instrumented_search, times=times, leaves=None if leaves else leaves
-                            ),
-                            call,
-                        )
+                    if not args.no_parts:  # the leaves of the first run only
+                        check, timeline = parts(call, None if leaves else leaves)
                         assert (check.move, check.visits) == (result.move, result.visits), (
-                            "instrumented_search drifted from ismcts.search"
+                            "the timers changed what the search does"
                         )
-                        part_runs.append(times)
+                        # Each of the real search's iterations played a game out once.
+                        assert timeline.calls["playout"] == check.iterations == result.iterations
+                        part_runs.append(timeline.times)
+                        part_iterations.append(check.iterations)
                 row: dict[str, Any] = {
                     "level": level,
                     "players": np_,
@@ -302,12 +330,14 @@ def main(argv: Sequence[str] | None = None) -> dict:
                     total = sum(med.values())
                     row["share_pct"] = {p: round(100 * med[p] / total, 1) for p in PARTS}
                     row["us_per_iteration"] = {
-                        p: round(1e6 * med[p] / args.iterations, 2) for p in PARTS
+                        p: round(1e6 * med[p] / statistics.median(part_iterations), 2)
+                        for p in PARTS
                     }
                     row["copy_playout_us"] = round(
                         row["us_per_iteration"]["copy"] + row["us_per_iteration"]["playout"], 1
                     )
                     row["floor_copy_playout_us"] = round(floor_us(leaves), 1)
+                    row["parts_iterations"] = part_iterations
                 rows.append(row)
     out: dict[str, Any] = {
         "iterations": args.iterations,

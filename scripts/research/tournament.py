@@ -29,7 +29,7 @@ clan the other player may hold (count, mean probability, how often it was the tr
 the top guesses by the reveal screen's words ("a guess", "likely", "sure"), and how many
 probabilities were exactly 1 (none should be: only the reveal makes a clan certain, R20).
 
-And per level, its **readability** as seen by each level that reads (issue 33): how often
+And per level, its **readability** as seen by each level that reads: how often
 that reader's top guess of its clan at the end was right (ties shared, with a 95 % Wilson
 interval) and the mean probability the reader gave its true clan, per reader and over all
 the other levels' readers together (``other levels``; a level reading itself, as in
@@ -53,7 +53,7 @@ machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. 
 easy, normal, hard, random (a uniformly random legal move and village order), peeking
 (Hard told every player's true clan, for measuring only: scripts/research/peeking.py) and
 peeking-normal (Normal's search told them), hard-open and normal-open (Hard and Normal as
-they were before they hid their clan: issue 33's yardsticks), and hiding (Hard with
+they were before they hid their clan: what hiding is measured against), and hiding (Hard with
 ``--hiding W`` as its weight on being read; Hard's own without it).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
@@ -115,8 +115,8 @@ from scripts.research.peeking import PeekingBot  # noqa: E402
 
 #: Hard with a weight on being read of its own (LevelSettings.hiding, --hiding).
 HIDING = "hiding"
-#: The search levels as they were before they hid (LevelSettings.hiding 0: issue 33's
-#: yardstick).
+#: The search levels as they were before they hid (LevelSettings.hiding 0: what
+#: hiding is measured against).
 OPEN = {"hard-open": "hard", "normal-open": "normal"}
 ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).

@@ -98,7 +98,7 @@ def test_without_any_japanese_font_japanese_is_greyed_out_with_the_apt_hint(
     assert not any(r.exc_info for r in caplog.records)
 
 
-#: Where the start screen's seat cards cut their texts short before issue 31 (item 12).
+#: Where the start screen's seat cards used to cut their texts short.
 CUT_SHORT = (("start", 3, (480, 320)), ("start", 2, (1024, 768)),
              ("start_with_computers", 4, (480, 480)), ("start_with_computers", 2, (600, 700)))
 

@@ -1,4 +1,4 @@
-"""Leaving the game on the kiosk (issue 13.3): Quit exited 0 and the unit, which restarts
+"""Leaving the game on the kiosk: Quit used to exit 0 and the unit, which restarts
 only on failure, left tty1 black until a power cycle. Now the kiosk's menu offers Switch
 off, which asks for a confirmation and exits with kiosk.SWITCH_OFF (the unit powers the Pi
 off: tests/test_systemd_unit.py runs its ExecStopPost=), Ctrl+Q exits with kiosk.CONSOLE

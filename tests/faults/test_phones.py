@@ -1,4 +1,4 @@
-"""Phone seats' faults (issue 31): the end of a headless game, an old game's tab left open,
+"""Phone seats' faults: the end of a headless game, an old game's tab left open,
 mistyped links, a phone that comes back after its predecessor is gone, a page on another
 origin, error answers, and the machine's fonts.
 

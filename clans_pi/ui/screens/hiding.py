@@ -1,4 +1,4 @@
-"""One player's chart, large (issue 32): how sure the table was of their clan after each
+"""One player's chart, large: how sure the table was of their clan after each
 move, with the blind guess, the moves that gave it away (numbered on the chart, in words
 beside it: a tap opens the replay at that move), what each other seat and an onlooker
 made of them at the end, and what the computers believed during play.

@@ -1,4 +1,4 @@
-"""A finished game replayed on the board (issue 18, "Past games"): step forward and back a
+"""A finished game replayed on the board ("Past games"): step forward and back a
 move or an epoch at a time, or play it at a chosen speed; at the end, its result.
 
 Everything shown comes from the replay's public view at the move shown and its
