@@ -102,10 +102,9 @@ def _exposure() -> float:
 def test_security_exposure_is_low_and_in_the_readme():
     exposure = _exposure()
     assert exposure <= MAX_EXPOSURE
-    # systemd/README.md and the project's README state the measured number; keep it true.
-    assert f"exposure level {exposure:.1f}" in README.read_text(encoding="utf-8")
-    top = " ".join((README.parents[1] / "README.md").read_text(encoding="utf-8").split())
-    assert f"overall exposure level {exposure:.1f}" in top
+    # systemd/README.md states the measured number (the other pages link to it); keep it true.
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert f"overall exposure level {exposure:.1f}" in text.replace("**", "")
 
 
 def _installer_groups() -> list[str]:
