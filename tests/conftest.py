@@ -1,15 +1,24 @@
 """Keep every test away from the user's own saved game and settings, and from the
-machine's fonts; and the fixtures many test files share (gpiozero's mock pins)."""
+machine's fonts; and the fixtures many test files share (gpiozero's mock pins, the real
+firmware's modules)."""
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from clans_pi.hardware import protocol
+from tests import fake_machine
 from tests.font_helpers import LATIN_AND_DIGITS, PINNED_CJK, font_without
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config):
@@ -72,3 +81,24 @@ def _no_log_handler_outlives_its_test() -> Iterator[None]:
     if logs._installed is not None:
         logging.getLogger().removeHandler(logs._installed)
         logs._installed = None
+
+
+@pytest.fixture
+def firmware(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+    """The firmware modules as on the Pico, top-level modules importing each other from
+    firmware/ (``import protocol`` is our protocol.py: the same file) on a fresh fake board;
+    sys.modules put back afterwards (and sys.path, by pytest)."""
+    names = ("config", "hw", "handheld", "protocol")
+    saved = {name: sys.modules.pop(name, None) for name in names}
+    board = fake_machine.install()
+    monkeypatch.syspath_prepend(ROOT / "firmware")
+    sys.modules["protocol"] = protocol
+    try:
+        mods = {name: importlib.import_module(name) for name in names[:3]}
+        yield SimpleNamespace(board=board, **mods)
+    finally:
+        for name, module in saved.items():
+            sys.modules.pop(name, None)
+            if module is not None:
+                sys.modules[name] = module
+        fake_machine.uninstall()

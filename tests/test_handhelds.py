@@ -6,13 +6,11 @@ silent and foreign devices, the udev rule, and no clan in any log line."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
 import re
 import select
-import sys
 import tty
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +30,6 @@ from clans_pi.hardware.handhelds import (
     open_port,
 )
 from clans_pi.hardware.seats import SeatDevices
-from tests import fake_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 UID_A = bytes.fromhex("e6614c311b7e5a2f")
@@ -716,27 +713,6 @@ def test_close_clears_ready_handhelds_and_is_idempotent(rig: Rig) -> None:
     assert rig.manager.poll() == [] and rig.manager.connected() == {}
     assert rig.manager.connection(a.path) is not None
     assert rig.manager.connection(a.path).port is None  # type: ignore[union-attr]
-
-
-@pytest.fixture
-def firmware(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
-    """The firmware modules as on the Pico, top-level modules importing each other from
-    firmware/ (``import protocol`` is our protocol.py: the same file) on a fresh fake board;
-    sys.modules put back afterwards (and sys.path, by pytest)."""
-    names = ("config", "hw", "handheld", "protocol")
-    saved = {name: sys.modules.pop(name, None) for name in names}
-    board = fake_machine.install()
-    monkeypatch.syspath_prepend(ROOT / "firmware")
-    sys.modules["protocol"] = protocol
-    try:
-        mods = {name: importlib.import_module(name) for name in names[:3]}
-        yield SimpleNamespace(board=board, **mods)
-    finally:
-        for name, module in saved.items():
-            sys.modules.pop(name, None)
-            if module is not None:
-                sys.modules[name] = module
-        fake_machine.uninstall()
 
 
 def test_the_real_firmware_shows_its_own_seats_clan_while_held(rig: Rig, firmware) -> None:

@@ -31,7 +31,6 @@ from tests.test_handhelds import (
     Rig,
     clan_lines,
     dealt,
-    firmware_modules,
     frame,
 )
 from tests.ui_helpers import random_session
@@ -56,12 +55,6 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     made = Rig(tmp_path)
     yield made
     made.close()
-
-
-@pytest.fixture
-def firmware() -> Iterator[SimpleNamespace]:
-    with firmware_modules() as fw:
-        yield fw
 
 
 def led(pin_factory: MockFactory, seat: int) -> tuple[float, ...]:
