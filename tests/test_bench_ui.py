@@ -22,6 +22,7 @@ def _positive(value: object, key: str) -> None:
     assert math.isfinite(value) and value > 0, key
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_bench_ui_prints_one_json_object_and_stops_the_game() -> None:
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")

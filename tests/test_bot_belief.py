@@ -163,6 +163,7 @@ def assert_nothing_certain(belief: Belief) -> None:
                 assert 0.0 < q < 1.0, (clan, q)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=seeds, num_players=player_counts, data=st.data())
 def test_r20_before_the_reveal_no_clan_is_certain_or_ruled_out(seed, num_players, data):
@@ -306,6 +307,7 @@ def replayed(views: list) -> list[list[float]]:
     return out
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=seeds, num_players=player_counts, data=st.data())
 def test_tracker_step_by_step_equals_a_full_replay_and_follows_an_undo(seed, num_players, data):

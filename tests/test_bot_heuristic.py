@@ -178,6 +178,7 @@ def test_values_are_finite_five_tuples_for_every_legal_move(seed, num_players):
         assert (state.moves, state.clan_points, state.chips, state.live_mask) == before
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), num_players=st.integers(2, 4))
 def test_a_quiet_move_s_value_is_the_change_of_the_whole_board_s_potential(seed, num_players):

@@ -246,6 +246,7 @@ def test_closing_the_pool_ends_every_worker():
     assert not p.usable
 
 
+@pytest.mark.slow
 def test_no_worker_outlives_a_game_process_that_is_killed_mid_search(tmp_path):
     """The game's process is killed (SIGKILL: nothing of it runs again) while its workers
     search a budget they would take hours over: they notice and exit."""

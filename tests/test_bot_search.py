@@ -124,6 +124,7 @@ class IterationClock:
         return self.now
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["normal", "hard"])
 @pytest.mark.parametrize("seconds", [0.01, 0.05, 0.3])
 def test_a_seconds_budget_is_kept_by_the_search_s_clock(monkeypatch, level, seconds):

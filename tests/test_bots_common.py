@@ -34,6 +34,7 @@ def test_make_bot_gives_each_level_and_refuses_others():
         make_bot("expert", BOARD, CHART)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 @SETTINGS

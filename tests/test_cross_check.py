@@ -121,6 +121,7 @@ def play_on(
     assert state.end_reason == ref.end_reason(), where(seed, state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(5))
 def test_r8_to_r21_engine_agrees_with_reference_on_random_games(chunk: int) -> None:
     ends: Counter[str] = Counter()

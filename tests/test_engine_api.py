@@ -64,6 +64,7 @@ def test_the_public_face_holds_what_a_program_needs():
 # ------------------------------------------------------------------------ engine API
 
 
+@pytest.mark.slow
 def test_api_pop_restores_the_exact_previous_state():
     for seed in range(4):
         state = random_game(seed)

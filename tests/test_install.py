@@ -124,6 +124,7 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
     assert not (pi_root / "opt/clans-pi/.venv").exists()
 
 
+@pytest.mark.slow
 def test_second_run_changes_nothing(pi_root):
     install("--root", pi_root)
     before = snapshot(pi_root)
@@ -154,6 +155,7 @@ def test_makers_config_is_never_overwritten_and_old_cmdline_path_is_used(tmp_pat
     assert not (root / "boot/config.txt").exists()
 
 
+@pytest.mark.slow
 def test_a_changed_source_file_is_copied_again(pi_root):
     install("--root", pi_root)
     unit = pi_root / "etc/systemd/system/clans-pi.service"
@@ -244,6 +246,7 @@ SHELLCHECK = shutil.which("shellcheck", path=os.pathsep.join(
     [str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", SHELL_SCRIPTS, ids=lambda p: str(p.relative_to(REPO)))
 def test_shellcheck(script):
     if SHELLCHECK is None:
@@ -276,6 +279,7 @@ def test_the_catalogues_sources_are_installed_and_compiled_ones_never_copied(tmp
 
 
 # --- the installer's faults ------------------------------------------------------------
+@pytest.mark.slow
 def test_uninstall_names_cmdline_txt_only_where_there_is_one(tmp_path, pi_root):
     """No boot partition: it says nothing about a cmdline.txt it never touched."""
     bare = tmp_path / "bare"
@@ -346,6 +350,7 @@ def installed_package(prefix: Path) -> Path:
     return next((prefix / ".venv").glob("lib/python3*/site-packages/clans_pi"))
 
 
+@pytest.mark.slow
 def test_translations_are_compiled_into_the_installed_app_not_the_checkout(tmp_path):
     """Run from a checkout, as "sudo ./scripts/install-pi.sh" is: every language's .mo lands
     in the installed package and nothing is written into the checkout. A second run, after
@@ -371,6 +376,7 @@ def test_translations_are_compiled_into_the_installed_app_not_the_checkout(tmp_p
     assert snapshot(checkout) == before
 
 
+@pytest.mark.slow
 def test_second_run_after_pip_reports_everything_unchanged(tmp_path):
     """pip builds in a copy: the source in PREFIX/src is not left with build/ and
     *.egg-info for the next run to delete as stale files."""
@@ -458,6 +464,7 @@ def test_hotspot_writes_networkmanagers_profile_root_only(pi_root):
         (REPO / "clans_pi/settings/config.example.toml").read_bytes()
 
 
+@pytest.mark.slow
 def test_hotspot_second_run_changes_nothing_and_keeps_the_password(pi_root):
     install("--root", pi_root, "--hotspot")
     first = keyfile(pi_root / PROFILE)
@@ -481,6 +488,7 @@ def test_hotspot_second_run_changes_nothing_and_keeps_the_password(pi_root):
     assert config.wifi_name == "Table 2"
 
 
+@pytest.mark.slow
 def test_hotspot_with_a_name_and_password_of_ones_own(pi_root):
     install("--root", pi_root, "--hotspot=Anna's table", "--hotspot-password",
             'say "friend" & enter; 2')
@@ -492,6 +500,7 @@ def test_hotspot_with_a_name_and_password_of_ones_own(pi_root):
     assert (config.wifi_name, config.wifi_password) == ("Anna's table", 'say "friend" & enter; 2')
 
 
+@pytest.mark.slow
 def test_no_hotspot_and_uninstall_remove_it(pi_root):
     install("--root", pi_root, "--hotspot")
     out = install("--root", pi_root, "--no-hotspot").stdout
@@ -522,6 +531,7 @@ echo "nmcli $*" >>"$(dirname "$0")/calls"
 """
 
 
+@pytest.mark.slow
 def test_hotspot_reloads_networkmanager_only_where_it_runs(tmp_path):
     """Not in --root mode: nmcli connection reload when NetworkManager runs (a dry run
     says it would; the real /etc is not written here), a note where there is none."""
@@ -533,6 +543,7 @@ def test_hotspot_reloads_networkmanager_only_where_it_runs(tmp_path):
     assert "skipped (NetworkManager is not running here): nmcli connection reload" in out
 
 
+@pytest.mark.slow
 def test_hotspot_in_a_chroot_leaves_networkmanager_alone(tmp_path):
     env = fake_commands(tmp_path / "bin", nmcli=NMCLI, **CHROOT)
     out = install("--dry-run", "--prefix", tmp_path / "opt", "--hotspot", env=env).stdout

@@ -58,6 +58,7 @@ def _messages(sock: socket.socket, until: float) -> list[str]:
         return out
 
 
+@pytest.mark.slow
 def test_under_systemd_ready_watchdog_and_a_clean_stop_on_sigterm(tmp_path):
     address = str(tmp_path / "notify")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

@@ -66,6 +66,7 @@ def test_a_headless_game_refuses_a_peeking_seat(tmp_path, capsys):
     assert not (tmp_path / "state" / "records").exists()
 
 
+@pytest.mark.slow
 def test_no_module_of_the_game_names_or_imports_it():
     """No module of the package says "peeking" (a level name, a class, a string) or imports
     anything from scripts/ (where the peeking player lives)."""

@@ -105,6 +105,7 @@ def _child(state, seed, said):  # pragma: no cover - runs in the fork server's c
 
 @pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods(),
                     reason="needs the forkserver start method")
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_completed_move(tmp_path):
     """The headless game is killed at random moments and started again, over and over:
     every move it reported as saved is still there, every save loads, and each finished
@@ -266,6 +267,7 @@ def _fuzz_dir(tmp_path_factory):
 
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@pytest.mark.slow
 @given(data=st.data())
 def test_load_never_raises_on_a_crafted_save_with_a_valid_checksum(tmp_path_factory, data):
     """Whatever a save with a valid checksum holds, loading returns a game (or none) and

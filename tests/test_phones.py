@@ -238,6 +238,7 @@ def test_the_headless_game_waits_for_each_phone_s_peek_then_plays(tmp_path):
     assert any(line.startswith("record: ") for line in lines)
 
 
+@pytest.mark.slow
 def test_the_press_to_colour_benchmark_runs_and_reports_its_figures():
     import subprocess
     import sys
@@ -441,6 +442,7 @@ def test_a_phone_s_link_is_kept_with_the_save_and_works_after_a_restart(tmp_path
         again.close()
 
 
+@pytest.mark.slow
 def test_the_headless_game_keeps_a_phone_s_link_across_a_restart(tmp_path):
     """Killed while waiting for the phone (a power cut), the headless game started again
     prints the same link for the same game."""

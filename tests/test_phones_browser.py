@@ -106,6 +106,7 @@ def _stripes(w: int, h: int, px: list, along: str) -> int:
     return sum(a != b for a, b in itertools.pairwise(line))
 
 
+@pytest.mark.slow
 def test_hold_shows_the_clan_and_letting_go_removes_it_from_the_page(served, browser):
     hub, _clans, urls = served
     page = _open(browser, urls[1])
@@ -123,6 +124,7 @@ def test_hold_shows_the_clan_and_letting_go_removes_it_from_the_page(served, bro
     assert (1, "seen") in hub.poll()
 
 
+@pytest.mark.slow
 def test_the_held_swatch_shows_the_clan_s_colour_and_mark(served, browser):
     """Red's horizontal stripes change colour down the swatch and not across it; blue's
     vertical ones across and not down: the mark is drawn, and each clan's is its own."""
@@ -141,6 +143,7 @@ def test_the_held_swatch_shows_the_clan_s_colour_and_mark(served, browser):
         "getComputedStyle(document.querySelector('#secret .swatch')).backgroundImage")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("clan", ["green", "yellow", "black", "white"])
 def test_every_clan_s_mark_is_drawn_over_its_colour(served, browser, clan):
     _hub, clans, urls = served
@@ -152,6 +155,7 @@ def test_every_clan_s_mark_is_drawn_over_its_colour(served, browser, clan):
     assert _stripes(w, h, px, "x") >= 4 and _stripes(w, h, px, "y") >= 4, clan
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_player_s_picture_or_the_name_alone(served, browser):
     _hub, _clans, urls = served
     ben = _open(browser, urls[1])
@@ -179,6 +183,7 @@ def test_at_phone_sizes_everything_fits_and_the_button_is_at_the_thumb(served, b
     assert style == "none"
 
 
+@pytest.mark.slow
 def test_the_page_speaks_the_players_language_also_when_the_table_is_lost(served, browser):
     from clans_pi import i18n
 
@@ -198,6 +203,7 @@ def test_the_page_speaks_the_players_language_also_when_the_table_is_lost(served
         i18n.set_language("en")
 
 
+@pytest.mark.slow
 def test_an_old_game_s_page_says_so_and_stops_trying(served, browser):
     hub, _clans, urls = served
     page = _open(browser, urls[1])
@@ -223,6 +229,7 @@ new MutationObserver(() => {
 """
 
 
+@pytest.mark.slow
 def test_another_seat_s_page_never_shows_this_seat_s_clan(chromium):
     """Two seats' pages open, each on a phone of its own; Ben holds (red), then Dana too
     (blue): neither document ever holds the other's clan, at any moment (a mutation
@@ -270,6 +277,7 @@ def test_another_seat_s_page_never_shows_this_seat_s_clan(chromium):
         server.stop()
 
 
+@pytest.mark.slow
 def test_the_page_reconnects_by_itself_after_the_server_restarts(chromium):
     """The Pi restarted (a power cut): a new server on the same port with the same links
     (kept with the save). The page, left open, finds it by itself: the name again, and a
@@ -306,6 +314,7 @@ def test_the_page_reconnects_by_itself_after_the_server_restarts(chromium):
             second.stop()
 
 
+@pytest.mark.slow
 def test_a_forgotten_link_s_page_says_so_in_the_players_language_and_tries_again(served,
                                                                                    browser):
     """A link the table does not know (yet: the game not resumed; or long forgotten): the
@@ -329,6 +338,7 @@ def test_a_forgotten_link_s_page_says_so_in_the_players_language_and_tries_again
         i18n.set_language("en")
 
 
+@pytest.mark.slow
 def test_a_waiting_phone_gets_the_seat_once_the_first_is_gone(served, chromium):
     """No screen to confirm (the headless game): the second phone waits, then gets the seat
     by itself when the first one's channel is gone, with no reload."""

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="needs Debian's chromium (apt install chromium)")
 
 
+@pytest.mark.slow
 def test_the_hint_shows_while_held_on_the_mover_s_phone_only(tmp_path):
     session = random_session(2, moves=6)
     move: Move = session._state.legal_moves()[0]

@@ -99,6 +99,7 @@ def test_fifty_phones_reconnecting_in_a_loop_each_get_their_own_seat_s_clan_only
         server.stop()
 
 
+@pytest.mark.slow
 def test_ten_thousand_bad_requests_among_the_real_seats_traffic(caplog):
     """10,000 malformed or wrong-token requests and messages at once (over 4 connections,
     plus one each for the requests that are not HTTP and the broken frames), while each

@@ -107,6 +107,7 @@ def test_a_wrong_link_gets_no_picture(token):
     run(go, hub)
 
 
+@pytest.mark.slow
 def test_an_old_game_s_link_gets_no_picture_and_wrong_ones_are_slowed_down():
     old = SeatTokens.new([0, 2])
     hub = _hub(old.renew([0, 2]))

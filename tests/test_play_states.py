@@ -380,6 +380,7 @@ class Table:
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10_000), people=st.lists(st.booleans(), min_size=2, max_size=4),
        moves=st.integers(0, 40), pick=st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_random_inputs_never_reach_an_inconsistent_state(seed, people, moves, pick):
     """200 inputs of every kind (a territory worth tapping more often than not) on a game
     of people and computers: after each one the state is consistent."""

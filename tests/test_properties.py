@@ -148,6 +148,7 @@ def empties(state: GameState) -> set[int]:
 # ---------------------------------------------------------------- rules on every move
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seeds, player_counts, st.booleans())
 def test_r3_r12_r14_huts_are_conserved(seed: int, num_players: int, default_order: bool) -> None:
@@ -163,6 +164,7 @@ def test_r3_r12_r14_huts_are_conserved(seed: int, num_players: int, default_orde
         assert sum(removed) == state.huts_removed()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seeds, player_counts)
 def test_r8_an_empty_territory_stays_empty(seed: int, num_players: int) -> None:
@@ -287,6 +289,7 @@ def _without_viewer(obs: Any) -> Any:
     return dataclasses.replace(obs, viewer=None, own_clan=None)
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=25)
 @given(seeds, player_counts, st.integers(min_value=1, max_value=4))
 def test_r20_r22_observations_never_reveal_another_players_clan(
@@ -337,6 +340,7 @@ def test_r20_r22_observations_never_reveal_another_players_clan(
     st.integers(min_value=1, max_value=20),
     st.data(),
 )
+@pytest.mark.slow
 def test_undo_pop_returns_to_an_identical_state(
     seed: int, num_players: int, start: int, k: int, data: st.DataObject
 ) -> None:
@@ -579,6 +583,7 @@ def assert_clans_error_or_valid(load: Any, data: Any) -> GameState | None:
     return state
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=150)
 @given(json_values)
 def test_record_replay_of_random_json_raises_only_clans_errors(garbage: Any) -> None:
@@ -601,6 +606,7 @@ def test_record_replay_of_mutated_records_raises_only_clans_errors(
     assert_clans_error_or_valid(lambda d: record.replay(d, BOARD, CHART), bad)
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=100)
 @given(seeds, player_counts, st.integers(0, MAX_MOVES), st.integers(1, 3), st.data())
 def test_from_json_of_mutated_saves_raises_only_clans_errors(
@@ -614,6 +620,7 @@ def test_from_json_of_mutated_saves_raises_only_clans_errors(
 BOARD_DICT = BOARD.to_dict()
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=150)
 @given(st.integers(1, 3), st.data())
 def test_r1_r2_board_from_mutated_dict_raises_only_board_errors(

@@ -323,6 +323,7 @@ def test_fuzz_random_frames_between_good_ones() -> None:
     bodies,
     st.lists(st.tuples(st.integers(0, 100), st.integers(0, 255)), min_size=1, max_size=6),
 )
+@pytest.mark.slow
 def test_hypothesis_edits_of_a_frame_never_yield_another_message(
     msg_type: int, seq: int, body: bytes, edits: list[tuple[int, int]]
 ) -> None:

@@ -121,6 +121,7 @@ _PLACE = st.sampled_from([None, *_PAYLOAD]).flatmap(
 
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@pytest.mark.slow
 @given(place=_PLACE, raw=_RAW, new_key=st.none() | st.text(max_size=4))
 @example(place=("phones", "retired"), raw="5", new_key=None)  # was a TypeError
 @example(place=("phones", "tokens"), raw=json.dumps("D" * 22), new_key="\u00b2")  # ValueError

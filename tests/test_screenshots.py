@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_stored_screenshots_match_a_fresh_render():
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "make" / "screenshots.py"),
                            "--check"], capture_output=True, text=True, timeout=120,
@@ -20,6 +21,7 @@ def test_stored_screenshots_match_a_fresh_render():
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow
 def test_the_phone_page_s_screenshot_matches_a_fresh_one_from_the_browser():
     """scripts/make/phone_screenshot.py: Debian's Chromium, driven by Playwright."""
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "make" / "phone_screenshot.py"),

@@ -94,6 +94,7 @@ def test_the_cache_keeps_village_orders_and_tells_positions_apart(game_views):
     assert search_regret.fingerprint(one, 400) != search_regret.fingerprint(one, 800)
 
 
+@pytest.mark.slow
 def test_a_short_run_prints_each_configuration_and_reuses_its_cache(tmp_path, capsys,
                                                                      monkeypatch):
     monkeypatch.setattr(search_regret, "GAME_ITERATIONS", 40)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from clans_pi.hardware.pinmap import load_pinmap
 from clans_pi.hardware.selftest import run_selftest
 from clans_pi.settings.config import Config
@@ -98,6 +100,7 @@ def test_a_bad_pin_map_is_one_failed_check(pin_factory, tmp_path):
     assert any("[FAIL] pin map" in line and "GPIO17 is used twice" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_the_command_runs_on_the_mock_factory():
     env = {"GPIOZERO_PIN_FACTORY": "mock", "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "selftest", "--seconds", "0",

@@ -179,6 +179,7 @@ EXPECTED_KIND = {Moved: "move", VillageFounded: "village", VillageScored: "villa
 RANK = ("end", "strife", "epoch", "village", "move")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(EVENTS, max_size=8), st.lists(EVENTS, max_size=8))
 def test_r22_the_sound_depends_on_the_kinds_of_events_only(events, others) -> None:

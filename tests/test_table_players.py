@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from clans_pi.bots.search_bot import SearchBot
 from clans_pi.session import Seat
 from clans_pi.table import Table
@@ -49,6 +51,7 @@ def test_hards_belief_is_read_from_each_move_once_not_from_the_deal_every_turn(m
     table.shutdown()
 
 
+@pytest.mark.slow
 def test_a_game_on_worker_processes_plays_to_the_end_and_leaves_no_process():
     make = ComputerPlayers(BOARD, CHART, 0.05, seed=3, workers=2)
     table = Table(BOARD, CHART, rng=random.Random(4), pause_ms=0, bots=make)

@@ -364,6 +364,7 @@ SCREENS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_screen_fits(screen, size):

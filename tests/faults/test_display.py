@@ -49,6 +49,7 @@ def _ink(text: str, px: int = 24) -> bytes:
 @fault("display", "the Japanese font has no Latin letters or digits (Droid Sans Fallback)",
        sees="names and numbers in the bundled font inside Japanese text, no boxes",
        kept="Japanese, the game")
+@pytest.mark.slow
 def test_a_japanese_font_without_latin_letters_borrows_them_from_the_bundled_font(
         machine, no_latin, caplog):
     machine(no_latin)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.test_install import (
     APT_CACHE_WITHOUT_LGPIO,
     CHROOT,
@@ -36,6 +38,7 @@ def _app_install(checkout: Path, prefix: Path, env: dict[str, str]) -> str:
 @fault("install", "translations compiled into the maker's checkout, not the installed app",
        sees="the game in the language chosen, every run",
        kept="the checkout as cloned (nothing written into it)")
+@pytest.mark.slow
 def test_translations_go_into_the_installed_app(tmp_path: Path) -> None:
     checkout = checkout_copy(tmp_path / "checkout")
     prefix = tmp_path / "opt/clans-pi"
@@ -54,6 +57,7 @@ def test_translations_go_into_the_installed_app(tmp_path: Path) -> None:
 @fault("install", "installer run a second time (pip's build files in the source)",
        sees="'unchanged:' for every step",
        kept="the installed app and its source as they were")
+@pytest.mark.slow
 def test_second_run_changes_nothing(tmp_path: Path) -> None:
     checkout = checkout_copy(tmp_path / "checkout")
     prefix = tmp_path / "opt/clans-pi"

@@ -84,6 +84,7 @@ def _start(monkeypatch: pytest.MonkeyPatch, state: Path) -> Screen:
        sees="the game's end (the reveal) once the last move's save was written; before: the "
        "game at the move before, as after any move",
        kept="the last move like every other; the finished game as a record, exactly once")
+@pytest.mark.slow
 def test_a_stop_at_each_step_between_the_last_move_and_its_record(tmp_path, monkeypatch,
                                                                    capsys):
     session, last = _one_move_from_the_end()

@@ -465,6 +465,7 @@ def test_wrong_links_wait_in_one_bounded_queue_and_a_right_one_never_waits() -> 
 @fault("phone", "A headless game with a phone seat stopped after its last move, before its "
        "end was told", sees="the next start: the results at once, each phone its own; no "
        "wait for peeks", kept="the record, once; no save left behind")
+@pytest.mark.slow
 def test_a_headless_game_found_over_ends_at_once_with_its_phones(tmp_path: Path,
                                                                   monkeypatch) -> None:
     from clans_pi.saving.store import GameStore

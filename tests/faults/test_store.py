@@ -587,6 +587,7 @@ def _wait_for_lock_holder(state: Path, proc: subprocess.Popen[str]) -> None:
 @fault("save", "a second game process started on the same state directory",
        sees="the second says in one line that another game is using it, exits 1",
        kept="the first game and its save, untouched")
+@pytest.mark.slow
 def test_a_second_game_on_the_same_state_directory(tmp_path):
     state = tmp_path / "state"
     saved_game(state)
