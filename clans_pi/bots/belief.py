@@ -48,7 +48,7 @@ guess as good. Against random movers, 2-player games: top guess right 29 % of 10
 top probability 0.27 (0.5) and 0.28 (0.65). On 24 held-out 4-player games (tournament,
 seed 1) the change neither helped nor hurt (Brier 0.450, 0.453), and both settings read
 the random mover worse than uniform: a misread player's clan is taken from the random
-mover, whose moves cannot correct it (docs/BENCHMARKS.md, 2026-11-25).
+mover, whose moves cannot correct it (docs/journal.md, 2026-11-25).
 
 :data:`MAX_ODDS` keeps every clan a player may hold strictly between 0 and 1 until the
 reveal (R20): without it, a player who plays the heuristic's best moves ended a game with

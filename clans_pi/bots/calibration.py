@@ -26,7 +26,7 @@ from ..rules.constants import CLANS
 #: reports the guesses by them): at least SURE of its weight on the clan it
 #: named, "sure"; at least LIKELY, "likely"; less, "a guess". Words, not a percentage: a
 #: rounded "100 %" on a wrong guess said more than the computer knew. Checked against the
-#: belief's calibration (docs/BENCHMARKS.md, 2026-11-25): of 314 end-of-game guesses by Hard
+#: belief's calibration (docs/journal.md, 2026-11-25): of 314 end-of-game guesses by Hard
 #: and Normal, the "sure" ones were right 99 % of the time, "likely" 73 %, "a guess" 42 %;
 #: 88 % in a held-out set of 4-player games with a random mover, read by exclusion.
 SURE = 0.9

@@ -14,7 +14,7 @@ error, and how often its regret was 0 (the reference's best move).
 
 The yardstick is itself Hard (its widening and ordering), so it judges configurations
 that change those settings by Hard's own lights: it ranked search sizes as the tournaments
-did, but favoured narrower worker trees that then lost in play (docs/BENCHMARKS.md). Play
+did, but favoured narrower worker trees that then lost in play (docs/journal.md). Play
 a tournament before believing a change of settings. Positions are every ``--every``-th ply
 from the deal: with two players an even ``--every`` gives the first player's turns only.
 

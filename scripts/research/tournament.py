@@ -129,7 +129,7 @@ NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 PI_FACTOR = 4.0
 #: Iterations per second one core searches here over whole games, per level: the iter/s
 #: column of this script at the default (seconds) budgets, 2026-11-24, Hard against Normal
-#: (docs/BENCHMARKS.md): about 10,000 for Hard, 11,000 for Normal (shorter searches, less
+#: (docs/journal.md): about 10,000 for Hard, 11,000 for Normal (shorter searches, less
 #: ordering). Hence Pi budgets of 2,500 and 550 iterations a move per core.
 HERE = {"hard": 10_000, "normal": 11_000}
 #: Each searching level's time a move at the table (bots.search_bot.LEVEL_SETTINGS).
