@@ -36,7 +36,7 @@ STUCK_MS = 5000
 RGB = tuple[float, float, float]
 OFF: RGB = (0.0, 0.0, 0.0)
 
-#: What each clan looks like on a common RGB LED driven through the README's resistors.
+#: What each clan looks like on a common RGB LED driven through hardware/README.md's resistors.
 #: Yellow: the green die of a common RGB LED looks far brighter than the red one at the same
 #: current, so half green reads yellow where (1, 1, 0) reads lime. Black: an LED cannot be
 #: black, so black is a dim white, clearly unlike the other four.

@@ -14,7 +14,7 @@ the player's true clan; ``curve[0]`` is the deal (1 in 4), ``curve[k]`` after mo
 **Give-aways** are the player's own moves after which the table's reading rose most: at most
 :data:`MAX_GIVEAWAYS`, each by at least :data:`GIVEAWAY_RISE`, largest first.
 
-**The verdict** (thresholds stated here and in the README), from the table's reading:
+**The verdict** (thresholds stated here and in docs/playing.md), from the table's reading:
 
 * ``read`` ("Read from move k"): at the end at least :data:`READ`; ``k`` is the move from
   which it stayed at least READ to the end;

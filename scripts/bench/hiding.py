@@ -9,8 +9,8 @@ move by move), the median of ``--rounds`` runs:
 
 - ``analysis_s``: the reading here; ``per_move_ms`` that over the moves;
   ``pi4_60_moves_s``: a 60-move game's reading on a Pi 4, per_move_ms times 60 times
-  ``PI_FACTOR`` (a Pi 4 core runs this Python about 4 times slower: scripts/research/tournament.py,
-  README "Computer players"). Target: under 5 s.
+  ``PI_FACTOR`` (a Pi 4 core runs this Python about 4 times slower:
+  scripts/research/tournament.py). Target: under 5 s.
 - ``cached_s``: the same game's reading found in ``past-games-hiding.json`` by a new
   cache (the file read, the game's digest, the reading rebuilt).
 

@@ -36,7 +36,7 @@ With ``--phones``, the same figures with phone seats, under ``phones``:
   Here the game's loop does not poll the phones' events (a flood of second phones would
   put "Anna's phone again?" on the screen): the figures are the server's cost.
 
-Each figure is a median, since a shared machine is noisy. Targets (README): full redraw
+Each figure is a median, since a shared machine is noisy. Targets (docs/figures.md): full redraw
 <= 4 ms at 800x480, idle CPU <= 1 %, first frame <= 1.5 s, peak RSS <= 120 MB, the same
 with two phones connected; this script only reports them, it does not fail on a missed
 one. Linux only (/proc). Phones talk to 127.0.0.1 only.

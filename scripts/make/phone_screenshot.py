@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The README's picture of a phone seat's page, from Debian's Chromium driven by Playwright.
+"""The pictures of a phone seat's page (docs/playing.md), from Debian's Chromium driven by
+Playwright.
 
     python scripts/make/phone_screenshot.py          write docs/screenshots/phone-held-*.png
     python scripts/make/phone_screenshot.py --check  exit 1 if the stored picture no longer

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Render the README's screenshots with `clans-pi render` (no display needed).
+"""Render the screenshots of README.md and docs/playing.md with `clans-pi render` (no display
+needed).
 
     python scripts/make/screenshots.py           write docs/screenshots/*.png
     python scripts/make/screenshots.py --check   exit 1 if a stored picture no longer

@@ -123,9 +123,9 @@ ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, PEEKING, PEEKING_NORMAL)
 NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
 #: How many times slower one core of a Raspberry Pi 4 runs this project's Python than one
-#: core of this machine (README, "Computer players": the n-body benchmark took 158 s on a
+#: core of this machine (docs/computer-players.md: the n-body benchmark took 158 s on a
 #: Pi 4 at 1.5 GHz and 37 s here, 4.3 times; a Pi 4 at 1.8 GHz, as sold since 2020, is
-#: about 3.6 times slower. 4 is the figure the issue and the measurements use.)
+#: about 3.6 times slower. 4 is the factor every Pi figure of the journal uses.)
 PI_FACTOR = 4.0
 #: Iterations per second one core searches here over whole games, per level: the iter/s
 #: column of this script at the default (seconds) budgets, 2026-11-24, Hard against Normal
