@@ -53,7 +53,7 @@ HOTSPOT_DEFAULT_NAME="Clans Pi"
 # NetworkManager's shared mode (DHCP and DNS for the phones) runs its dnsmasq.
 HOTSPOT_PACKAGES=(dnsmasq-base)
 # Copied to $PREFIX/src: enough to build and install the app, and this installer.
-SOURCE_ITEMS=(pyproject.toml README.md clans_pi hardware systemd
+SOURCE_ITEMS=(pyproject.toml README.md docs/pi.md clans_pi hardware systemd
               scripts/install-pi.sh)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -314,8 +314,9 @@ step_source() {   # the checkout -> $PREFIX/src, so the install does not depend 
     done
 }
 
-step_readme() {   # the unit's Documentation=file:///opt/clans-pi/README.md
+step_readme() {   # the unit's Documentation=: README.md and the maker's guide, docs/pi.md
     install_file "$REPO/README.md" "$(R "$PREFIX/README.md")" 0644
+    install_file "$REPO/docs/pi.md" "$(R "$PREFIX/docs/pi.md")" 0644
 }
 
 # The source files that make the installed app (for its checksum), relative to the source.

@@ -32,6 +32,7 @@ EXPECTED = {
     "etc/clans-pi/config.toml": 0o644,
     "etc/clans-pi/pinout.toml": 0o644,
     "opt/clans-pi/README.md": 0o644,
+    "opt/clans-pi/docs/pi.md": 0o644,
     "opt/clans-pi/src/pyproject.toml": 0o644,
     "opt/clans-pi/src/clans_pi/cli.py": 0o644,
     "opt/clans-pi/src/scripts/install-pi.sh": 0o755,
@@ -45,6 +46,7 @@ SAME_AS = {
     "etc/clans-pi/config.toml": "clans_pi/settings/config.example.toml",
     "etc/clans-pi/pinout.toml": "hardware/pinout.toml",
     "opt/clans-pi/README.md": "README.md",
+    "opt/clans-pi/docs/pi.md": "docs/pi.md",
 }
 
 
