@@ -190,7 +190,7 @@ def path_problems(root: Path, page: str) -> list[str]:
     if page in HISTORY:
         return []
     text = (root / page).read_text(encoding="utf-8")
-    return [f"{page}: `{word}` does not exist" for word in named_paths(text)
+    return [f"{page}: `{word}` does not exist" for word in dict.fromkeys(named_paths(text))
             if not path_exists(root, word)]
 
 
