@@ -225,7 +225,10 @@ def test_nothing_in_the_ui_imports_the_app_but_run() -> None:
 def _cycles(*, type_checking: bool) -> list[set[str]]:
     """The import graph's strongly connected components of more than one module."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
-    graph = {m: {n for n in _imports(p, type_checking=type_checking) if n in modules and n != m}
+    # A module's own packages are not its imports: Python runs them before it, and
+    # ``from . import events`` names the package only to reach a sibling module.
+    graph = {m: {n for n in _imports(p, type_checking=type_checking)
+                 if n in modules and n != m and not m.startswith(f"{n}.")}
              for m, p in modules.items()}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -268,6 +271,110 @@ def test_no_import_circle_in_the_ui_or_the_table() -> None:
     for component in _cycles(type_checking=False):
         assert not any(m.startswith(("clans_pi.ui", "clans_pi.table")) for m in component), (
             sorted(component))
+
+
+def test_no_import_circle_at_run_time() -> None:
+    """The imports that run (function-local ones included) form no circle anywhere in the
+    package: every module can be imported on its own, in any order."""
+    assert _cycles(type_checking=False) == []
+
+
+#: The circles closed only by an import under ``if TYPE_CHECKING:``, for an annotation:
+#: observation.py names GameState in ``observe(state: GameState, ...)`` (state.py imports
+#: observation.py to build its views), and computers.py names Table in
+#: ``Computers(table: Table)`` (table.py imports computers.py to make its Computers). Such
+#: an import never runs. A new circle, even one like these, is a decision: say why here.
+ANNOTATION_CIRCLES = [{"clans_pi.rules.observation", "clans_pi.rules.state"},
+                      {"clans_pi.table.computers", "clans_pi.table.table"}]
+
+
+def test_the_only_circles_are_the_two_annotations() -> None:
+    found = _cycles(type_checking=True)
+    assert sorted(map(sorted, found)) == sorted(map(sorted, ANNOTATION_CIRCLES))
+
+
+# ------------------------------------------------------------------ the floors
+
+#: The package's rooms, floor by floor from the bottom. A module imports from its own room
+#: or from a room on a lower floor, never from one on its own floor or above; the package's
+#: root (``clans_pi``: its ``__version__``) is below them all.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("rules", "i18n", "service"),  # the engine; the words; sd_notify, log lines, exit codes
+    ("session", "bots"),  # the referee, the only holder of the secret; computer players
+    ("saving",),  # the save after every move, records, the lock, files
+    ("settings",),  # the settings file, display options, the language, the Wi-Fi
+    ("palette",),  # how each clan looks on every device
+    ("phones", "history"),  # phone seats; past games, the scoreboard, the hiding reading
+    ("hardware",),  # seat devices: GPIO, handhelds (and phones, through seats.py)
+    ("table",),  # the game's flow without pygame; the headless game
+    ("ui",),  # the touchscreen game (pygame)
+    ("cli",),  # the clans-pi command
+)
+FLOOR = {room: n for n, rooms in enumerate(FLOORS) for room in rooms}
+
+
+def room_of(module: str) -> str | None:
+    """The room of ``clans_pi.X...`` (X: a sub-package or a top-level module), None for the
+    package's root and for anything outside the package."""
+    parts = module.split(".")
+    if parts[0] != "clans_pi" or len(parts) == 1:
+        return None
+    return parts[1] if parts[1] in FLOOR else None
+
+
+def upward_imports(source: str, module: str, *, is_package: bool = False) -> list[str]:
+    """Each import in ``source`` (the text of ``module``) of another room that is not on a
+    lower floor. Imports under ``if TYPE_CHECKING:`` count: they never run, but a room
+    that names a type of a room above it knows that room (a lower room that needs an upper
+    one's shape declares a Protocol, as the screens do with ``screens.base.Host``)."""
+    here = room_of(module)
+    assert here is not None, module
+    found = []
+    for name in sorted(imported_modules(source, module, is_package=is_package)):
+        there = room_of(name)
+        if there is not None and there != here and FLOOR[there] >= FLOOR[here]:
+            found.append(f"{module} ({here}, floor {FLOOR[here]}) imports {name} "
+                         f"({there}, floor {FLOOR[there]})")
+    return found
+
+
+def test_every_room_is_on_a_floor() -> None:
+    rooms = {p.name if p.is_dir() else p.stem for p in PACKAGE.iterdir()
+             if (p.is_dir() and (p / "__init__.py").exists())
+             or (p.suffix == ".py" and p.name != "__init__.py")}
+    assert rooms == set(FLOOR)
+    assert imported_modules((PACKAGE / "__init__.py").read_text(encoding="utf-8"), "clans_pi",
+                            is_package=True) == set(), "the package's root imports nothing"
+
+
+def test_every_import_goes_to_a_lower_floor() -> None:
+    found = [line for path in sorted(PACKAGE.rglob("*.py")) if path.parent != PACKAGE
+             or path.name != "__init__.py"
+             for line in upward_imports(path.read_text(encoding="utf-8"), _module_name(path),
+                                        is_package=path.name == "__init__.py")]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("source", "module"), [
+    ("from ..table import Table", "clans_pi.hardware.seats"),  # up
+    ("from ..history.index import History", "clans_pi.phones.server"),  # sideways
+    ("def f():\n    from .saving.store import GameStore", "clans_pi.session"),  # in a function
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..bots import Bot",
+     "clans_pi.rules.state"),  # for an annotation
+    ("from .. import palette", "clans_pi.settings.options"),
+    ("import clans_pi.cli", "clans_pi.ui.app"),
+])
+def test_the_floors_see_every_way_up(source: str, module: str) -> None:
+    assert upward_imports(source, module), source
+
+
+@pytest.mark.parametrize(("source", "module"), [
+    ("from ..rules.moves import Move", "clans_pi.bots.base"),
+    ("from . import __version__, i18n", "clans_pi.cli"),
+    ("from .state import GameState", "clans_pi.rules.setup"),
+])
+def test_the_floors_let_every_way_down_through(source: str, module: str) -> None:
+    assert upward_imports(source, module) == []
 
 
 def test_tests_reach_the_app_and_screens_through_public_names() -> None:

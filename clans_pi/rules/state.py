@@ -29,6 +29,7 @@ from itertools import permutations
 from . import events as ev
 from .board import Board, iter_bits
 from .constants import BIG_GROUP, CLAN_INDEX, CLANS, HUTS_PER_CLAN, NUM_CLANS
+from .deal_checks import check_players, check_setup
 from .epochs import FAVOURABLE, HOSTILE, EpochChart
 from .errors import IllegalMoveError, SetupError
 from .moves import Move
@@ -93,8 +94,6 @@ class GameState:
         huts: Sequence[str] | Mapping[int, str],
     ) -> None:
         """Start a game from an explicit deal; raises SetupError if it breaks R3/R5/R6."""
-        from .setup import check_setup  # setup.deal builds GameStates: import here, not above
-
         initial = check_setup(board, players, clans, huts)
         self._start(board, chart, tuple(players), tuple(CLAN_INDEX[c] for c in clans), initial)
 
@@ -130,8 +129,6 @@ class GameState:
         ``chips_taken`` chips are already gone (their villages are not recorded). Such a
         game has no deal, so it cannot be written as a record.
         """
-        from .setup import check_players
-
         check_players(players, clans)
         per_clan = [0] * NUM_CLANS
         pack = [0] * len(board.territories)

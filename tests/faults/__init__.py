@@ -1,6 +1,6 @@
 """The fault table: every fault the kiosk is known to meet, injected by a test, and the
-README's table built from them (``tests/faults/test_table.py`` checks it is up to date;
-``python -m tests.faults.table --write`` rewrites it).
+table of docs/faults.md built from them (``tests/faults/test_table.py`` checks it is up to
+date; ``python -m tests.faults.table --write`` rewrites it).
 
 Each fault is a test decorated with :func:`fault`, naming what the family sees and what is
 kept. Every row must hold: nothing lost, no traceback on screen or in the terminal, no clan

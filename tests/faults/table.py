@@ -1,7 +1,8 @@
-"""The README's fault table, built from the tests that inject each fault.
+"""The fault table of docs/faults.md, built from the tests that inject each fault.
 
-``python -m tests.faults.table`` prints it; ``--write`` puts it into README.md between the
-markers ``<!-- faults:begin -->`` and ``<!-- faults:end -->``.
+``python -m tests.faults.table`` prints it; ``--write`` puts it into docs/faults.md between
+the markers ``<!-- faults:begin -->`` and ``<!-- faults:end -->`` (the page's words around
+them are written by hand and stay as they are).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from . import FAULTS, Fault
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the fault tests import pygame
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "faults.md"
 BEGIN, END = "<!-- faults:begin -->", "<!-- faults:end -->"
 AREAS = ("save", "kiosk", "device", "phone", "settings", "display", "table", "secrecy",
          "install")
@@ -45,20 +46,20 @@ def _first_up(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def in_readme(text: str) -> str | None:
-    """The table as it stands in the README (None if the markers are missing)."""
+def in_page(text: str) -> str | None:
+    """The table as it stands in the page's ``text`` (None if the markers are missing)."""
     if BEGIN not in text or END not in text:
         return None
     return text.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n") + "\n"
 
 
 def write() -> None:
-    text = README.read_text(encoding="utf-8")
-    if in_readme(text) is None:
-        raise SystemExit(f"{README}: no {BEGIN} ... {END} markers")
+    text = PAGE.read_text(encoding="utf-8")
+    if in_page(text) is None:
+        raise SystemExit(f"{PAGE}: no {BEGIN} ... {END} markers")
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
-    README.write_text(f"{head}{BEGIN}\n{render(collect())}{END}{tail}", encoding="utf-8")
+    PAGE.write_text(f"{head}{BEGIN}\n{render(collect())}{END}{tail}", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ def _save_with_kinds(directory: Path, kinds: list[str]) -> tuple[Path, Session]:
     return store.current, session
 
 
-@fault("save", "a save's peek drawn (`clans-pi render SAVE --screen peek`) whose first seat "
-       "is a computer's",
+@fault("save", "a save's peek drawn (`clans-pi render SAVE --screen peek -o PEEK.png`) whose "
+       "first seat is a computer's",
        sees="the first person's peek (no person at all: one line saying so, exit 1)",
        kept="the save, untouched")
 def test_render_peek_of_a_save_whose_first_seat_is_a_computer(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""The README's fault table is the one the fault tests make."""
+"""The fault table of docs/faults.md is the one the fault tests make."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ def test_every_area_has_faults():
     assert len({f.fault for f in faults}) == len(faults), "two rows name the same fault"
 
 
-def test_readme_table_is_up_to_date():
-    shown = table.in_readme(table.README.read_text(encoding="utf-8"))
-    assert shown is not None, "README.md has no fault table markers"
+def test_the_pages_table_is_up_to_date():
+    shown = table.in_page(table.PAGE.read_text(encoding="utf-8"))
+    assert shown is not None, "docs/faults.md has no fault table markers"
     assert shown == table.render(table.collect()), (
-        "README's fault table is stale: python -m tests.faults.table --write")
+        "docs/faults.md's fault table is stale: python -m tests.faults.table --write")
 
 
 def test_every_row_names_a_test_that_exists():
