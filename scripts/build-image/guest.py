@@ -209,7 +209,9 @@ class Machine:
              "-device", f"virtio-gpu-pci,xres={SCREEN[0]},yres={SCREEN[1]}",
              "-device", "virtio-tablet-pci", "-device", "virtio-keyboard-pci",
              "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{phone_port}-:8080",
-             "-device", "virtio-net-pci,netdev=net0",
+             # No option ROM: the kernel is booted directly, and QEMU's ROM for it comes
+             # from ipxe-qemu, which qemu-system-arm only recommends.
+             "-device", "virtio-net-pci,netdev=net0,romfile=",
              "-display", "none", "-monitor", "none", "-no-reboot",
              "-serial", f"file:{self.serial}",
              "-qmp", f"unix:{sock},server=on,wait=off"],
