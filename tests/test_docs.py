@@ -43,7 +43,7 @@ READMES = ("README.md", "hardware/README.md", "firmware/README.md", "systemd/REA
            "scripts/README.md", "scripts/build-image/README.md")
 #: The dated journal: its entries name the files and commands of their day, kept as they
 #: were; only its links must still lead somewhere.
-HISTORY = {"docs/journal.md", "docs/BENCHMARKS.md"}
+HISTORY = {"docs/journal.md"}
 
 
 def pages(root: Path = ROOT) -> list[str]:
