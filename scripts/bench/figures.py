@@ -142,7 +142,8 @@ ROWS: tuple[Row, ...] = (
         lambda d: f"{d['search_iterations_per_s_1']:,} a second "
                   f"(Normal {d['search_normal_iterations_per_s_1']:,})"),
     Row("search-parallel", "The speed-up of two search workers over one", "≥ 1.6", "search",
-        lambda d: f"{d['search_parallel_speedup']:.2f}"),
+        lambda d: f"{d['search_parallel_speedup']:.2f} ({d['search_iterations_per_s_2']:,} "
+                  f"against {d['search_iterations_per_s_1']:,} iterations a second)"),
     Row("hiding-reading", "The hiding reading of a seat's legal moves, ms per move (median)",
         "—", "search",
         lambda d: f"{d['hiding_reading_ms_median']:g} ms (max {d['hiding_reading_ms_max']:g})"),
