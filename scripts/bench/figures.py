@@ -303,8 +303,8 @@ TEMPLATE = f"""# Measured figures
 
 The project's measured figures, one row each: what was measured, its goal, the value, the
 date, the machine, the commit (`+changes`: with uncommitted changes) and the command that
-measured it, from the checkout's top. README and the guides link here (`figures.md#ID`)
-and copy no figure.
+measured it, from the checkout's top. README and the guides link to a row by its id
+(`figures.md#ui-redraw`) and copy no figure.
 
 Nobody edits the table or the list of slowest tests by hand: both are written by
 `.venv/bin/python -m scripts.bench.figures` (every row; `--only ID ...` for some,
