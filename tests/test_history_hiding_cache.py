@@ -146,3 +146,14 @@ def test_the_calibration_script_reads_recorded_games(tmp_path):
                          check=True, cwd=root).stdout
     assert out.startswith("2 games") and "seat:" in out and "onlooker:" in out
     assert "uniform 0.750" in out and "uniform 0.800" in out
+    data = json.loads(subprocess.run([sys.executable, str(calibration), str(games),
+                                      "--every", "5", "--json"], capture_output=True,
+                                     text=True, check=True, cwd=root).stdout)
+    assert data["games"] == 2
+    assert data["seat"]["uniform"] == 0.75 and data["onlooker"]["uniform"] == 0.8
+    for kind in ("seat", "onlooker"):
+        # The JSON holds the figures the text shows, unrounded.
+        assert f"{kind}: {data[kind]['readings']} readings" in out
+        assert f"Brier {data[kind]['brier']:.3f}" in out
+        assert f"ECE {data[kind]['ece']:.3f}" in out
+        assert sum(b["count"] for b in data[kind]["reliability"]) == data[kind]["probabilities"]

@@ -16,7 +16,12 @@ Usage::
 
     scripts/research/belief_sweep.py play --out games.jsonl --games 72 --players 2 3 4 \\
         --levels hard,normal,easy,random --budget hard=500 normal=150 --seed 32
-    .venv/bin/python scripts/research/hiding_calibration.py games.jsonl [--every 1]
+    .venv/bin/python scripts/research/hiding_calibration.py games.jsonl [--every 1] [--json]
+
+``--json`` prints the same figures as one JSON object instead (scripts/bench/figures.py
+reads it): ``games``, and per reader kind ``readings``, ``probabilities``, ``brier``,
+``uniform``, ``ece``, ``top_right`` and ``reliability`` (per non-empty bin: ``lo``,
+``hi``, ``count``, ``mean``, ``observed``).
 """
 
 from __future__ import annotations
@@ -71,10 +76,30 @@ def readings(rec: dict, every: int):
     return out
 
 
+def figures(rows: list[Guess]) -> dict:
+    """One reader kind's figures: Brier score against the uniform guess's, ECE, how often
+    the top guess was right, and the reliability table's non-empty bins."""
+    pairs = outcomes(rows)
+    k = len(rows[0].probs)
+    return {
+        "readings": len(rows),
+        "probabilities": len(pairs),
+        "brier": sum(brier(g) for g in rows) / len(rows),
+        "uniform": (k - 1) / k,
+        "ece": expected_calibration_error(pairs),
+        "top_right": sum(max(g.probs, key=g.probs.__getitem__) == g.truth
+                         for g in rows) / len(rows),
+        "reliability": [{"lo": b.lo, "hi": b.hi, "count": b.count, "mean": b.mean,
+                         "observed": b.observed} for b in reliability(pairs) if b.count],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="+")
     parser.add_argument("--every", type=int, default=1, help="every n-th move (1: all)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object instead of the text")
     args = parser.parse_args()
     by_kind: dict[str, list] = {"seat": [], "onlooker": []}
     games = 0
@@ -84,21 +109,20 @@ def main() -> None:
             for kind, rows in readings(game["record"], args.every).items():
                 by_kind[kind] += rows
             games += 1
+    out = {kind: figures(rows) for kind, rows in by_kind.items()}
+    if args.json:
+        print(json.dumps({"games": games, "every": args.every, **out}))
+        return
     print(f"{games} games")
-    for kind, rows in by_kind.items():
-        pairs = outcomes(rows)
-        score = sum(brier(g) for g in rows) / len(rows)
-        k = len(rows[0].probs)
-        uniform = (k - 1) / k
-        ece = expected_calibration_error(pairs)
-        top = sum(max(g.probs, key=g.probs.__getitem__) == g.truth for g in rows) / len(rows)
-        print(f"\n{kind}: {len(rows)} readings (move x player x reader), {len(pairs)} "
-              f"probabilities; Brier {score:.3f} (uniform {uniform:.3f}), ECE {ece:.3f}, "
-              f"top guess right {top:.3f}")
+    for kind, f in out.items():
+        print(f"\n{kind}: {f['readings']} readings (move x player x reader), "
+              f"{f['probabilities']} probabilities; Brier {f['brier']:.3f} "
+              f"(uniform {f['uniform']:.3f}), ECE {f['ece']:.3f}, "
+              f"top guess right {f['top_right']:.3f}")
         print("  p bin      count  mean p  observed")
-        for b in reliability(pairs):
-            if b.count:
-                print(f"  {b.lo:.1f}-{b.hi:.1f}  {b.count:8d}  {b.mean:6.3f}  {b.observed:8.3f}")
+        for b in f["reliability"]:
+            print(f"  {b['lo']:.1f}-{b['hi']:.1f}  {b['count']:8d}  {b['mean']:6.3f}  "
+                  f"{b['observed']:8.3f}")
 
 
 if __name__ == "__main__":
