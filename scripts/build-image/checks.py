@@ -262,7 +262,9 @@ class Checks:
         dest = self.work / name
         if dest.exists():
             shutil.rmtree(dest)
-        shutil.copytree(state, dest, ignore=shutil.ignore_patterns(
+        # symlinks=True: a link on the card (libpulse's runtime link in the service's home,
+        # which is the state directory) points into the card's tree, not this machine's.
+        shutil.copytree(state, dest, symlinks=True, ignore=shutil.ignore_patterns(
             "game.json", "game.prev.json", "game.tmp*", "lock"))
         return dest
 
