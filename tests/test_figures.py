@@ -88,7 +88,7 @@ def test_measuring_one_row_keeps_the_others_and_the_text_around(tmp_path):
     new = {row[0]: row for row in table_rows(after)}
     old = {row[0]: row for row in table_rows(before)}
     games = new['<a id="engine-games"></a>' + figures.ROWS[0].figure]
-    assert games[2] == "7,001 games/s" and games[6] == f"`{engine}`"
+    assert games[2] == "7,001 games/s, met" and games[6] == f"`{engine}`"
     assert games[3] != "2000-01-01" and games[4] == figures.machine()
     assert {k: v for k, v in new.items() if "engine-games" not in k} == {
         k: v for k, v in old.items() if "engine-games" not in k}
@@ -129,7 +129,8 @@ def test_a_new_page_is_made_from_the_template(tmp_path):
                     fake_runner({phones: out}, []))
     rows = table_rows(page.read_text())
     assert len(rows) == len(IDS) and all(all(row) for row in rows)
-    assert [r[2] for r in rows if "phones-press" in r[0]] == ["0.11 ms (95th percentile 0.13)"]
+    assert [r[2] for r in rows if "phones-press" in r[0]] == [
+        "0.11 ms (95th percentile 0.13), met"]
 
 
 def test_skip_slow_leaves_out_the_suite_and_the_calibration():
@@ -244,7 +245,7 @@ def test_the_suite_s_row_and_slowest_list_are_written(tmp_path):
     text = page.read_text()
     assert calls == [figures.TEST_COMMAND]
     assert figures.parse_rows(text)["test-suite"][2] == "1 s, 1,234 passed " \
-                                                       "(3 skipped, 2 warnings)"
+                                                       "(3 skipped, 2 warnings), met"
     slowest = text.split(figures.SLOWEST_BEGIN, 1)[1].split(figures.SLOWEST_END, 1)[0]
     assert "test_old.py" not in slowest and figures.commit() in slowest
     assert re.findall(r"^\d+\. .*$", slowest, re.MULTILINE) == [
@@ -254,3 +255,16 @@ def test_the_suite_s_row_and_slowest_list_are_written(tmp_path):
         "4. 0.90 s `tests/test_x.py::test_y` (teardown)"]
     # Nothing after the list moved.
     assert text.split(figures.SLOWEST_END, 1)[1] == before.split(figures.SLOWEST_END, 1)[1]
+
+
+def test_every_figure_with_a_goal_says_whether_it_met_it():
+    """A goal missed is said in the figure's own cell, so a page linking to it cannot hide
+    it (idle CPU over 1 % of a core on a busy day, say)."""
+    with_goal = [row for row in figures.ROWS if row.goal != "—"]
+    assert with_goal and all(row.met is not None for row in with_goal), [
+        row.id for row in with_goal if row.met is None]
+    idle = next(row for row in figures.ROWS if row.id == "ui-idle-cpu")
+    assert idle.cell({"idle_cpu_percent": 0.5}) == "0.5 %, met"
+    assert idle.cell({"idle_cpu_percent": 1.3}) == "1.3 %, **missed**"
+    plain = next(row for row in figures.ROWS if row.id == "history-cached")
+    assert plain.cell({"open_list_cold_cached_s": 0.03}) == "0.03 s"
