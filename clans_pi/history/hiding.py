@@ -23,8 +23,8 @@ the player's true clan; ``curve[0]`` is the deal (1 in 4), ``curve[k]`` after mo
 * ``misled`` ("Led the table astray"): at the end below :data:`MISLED` (the table was
   fairly sure of a wrong clan).
 
-One evaluation of each move serves every reader (:func:`move_evidence`): about 2 ms a move
-here, 0.1 s for a 60-move game (scripts/bench/hiding.py). No pygame, no I/O.
+One evaluation of each move serves every reader (:func:`move_evidence`); its time is
+measured by scripts/bench/hiding.py (docs/figures.md#hiding-analysis). No pygame, no I/O.
 """
 
 from __future__ import annotations
