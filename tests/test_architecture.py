@@ -387,3 +387,27 @@ def test_tests_reach_the_app_and_screens_through_public_names() -> None:
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if private.search(line)]
     assert not found, "\n".join(found)
+
+
+def _edits_sys_path(source: str) -> bool:
+    """Whether the code calls a method of ``sys.path`` (insert, append, remove, ...)."""
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Attribute)
+                and node.func.value.attr == "path"
+                and isinstance(node.func.value.value, ast.Name)
+                and node.func.value.value.id == "sys"):
+            return True
+    return False
+
+
+def test_no_test_edits_sys_path_by_hand():
+    """Tests import the scripts as the package they are (``from scripts.research import
+    tournament``) and the firmware through pytest's ``monkeypatch.syspath_prepend``, which
+    is put back: a hand-made edit of sys.path would leak into every later test."""
+    tests = Path(__file__).resolve().parent
+    found = [str(p.relative_to(tests.parent)) for p in sorted(tests.rglob("*.py"))
+             if _edits_sys_path(p.read_text(encoding="utf-8"))]
+    assert found == []
+    assert _edits_sys_path("import sys\nsys.path.insert(0, 'scripts')")  # the check sees it
+    assert not _edits_sys_path("monkeypatch.syspath_prepend('firmware')")
