@@ -8,7 +8,7 @@
 #   --prefix DIR    where the app goes (default /opt/clans-pi)
 #   --root DIR      install into a scratch root directory (every path under DIR); skips
 #                   apt, useradd, systemctl, udevadm and the venv (for tests and images)
-#   --no-apt        do not install Debian packages (pi-gen installs them itself)
+#   --no-apt        do not install Debian packages (a system that has them already)
 #   --app-only      only copy the app to PREFIX/src and (re)build its venv; no packages,
 #                   user, unit, udev rules, settings or cmdline.txt (root only to write PREFIX)
 #   --hotspot [NAME]

@@ -11,11 +11,14 @@ which ./scripts/test installs as root.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from clans_pi.settings.config import Config, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "scripts" / "build-image" / "build"
@@ -73,6 +76,26 @@ def _nothing_left(img: Path, tmp: Path) -> None:
     loops = subprocess.run(["losetup", "-j", str(img)], capture_output=True, text=True)
     assert loops.stdout == "", loops.stdout
     assert list(tmp.iterdir()) == [], list(tmp.iterdir())
+
+
+def test_the_cards_settings_file_offers_only_real_settings(tmp_path):
+    """clans-pi.toml, which the builder puts on the boot partition: every line a maker may
+    uncomment (a key under its table, or a commented-out table such as [computer]) is a
+    setting the game reads, in the right table, with a value it takes."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    offered = re.sub(r"^#     (\S+ = .*)$", r"\1", text, flags=re.M)
+    offered = re.sub(r"^# (\[\w+\])$", r"\1", offered, flags=re.M)
+    keys = re.findall(r"^(\S+) = ", offered, flags=re.M)
+    assert {"language", "sound", "volume", "rotate", "clan_marks", "fifth_clan", "hints",
+            "wifi_name"} <= set(keys), keys
+    card = tmp_path / "clans-pi.toml"
+    card.write_text(offered, encoding="utf-8")
+    config, problems = load_config(card)
+    assert problems == []
+    assert config.hints is True and config.volume == 60 and config.fifth_clan == "black"
+    # As shipped, every line is commented out: the card's file changes nothing.
+    card.write_text(text, encoding="utf-8")
+    assert load_config(card) == (Config(source=str(card)), [])
 
 
 def test_help_says_how_to_use_it():

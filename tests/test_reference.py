@@ -8,6 +8,9 @@ exactly the keys ``clans_pi/settings/config.py`` reads (which are the fields of 
 and the keys of ``config.example.toml``, as tests/test_config.py derives them), and a
 settings file written from the page's defaults loads without a problem, to the defaults.
 
+The installer: the options its usage names (the lines of ``scripts/install-pi.sh`` that
+its ``--help`` prints) are exactly the options of the page's installer table.
+
 Each check is a function returning what is wrong, so the tests at the end can show it
 finding a removed, an unknown or a misplaced option or key.
 """
@@ -31,7 +34,11 @@ from clans_pi.settings.config import Config, load_config
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference.md"
 EXAMPLE = ROOT / "clans_pi" / "settings" / "config.example.toml"
+INSTALLER = ROOT / "scripts" / "install-pi.sh"
 
+#: The installer's section: ``## `scripts/install-pi.sh`...``; its options are not the
+#: ``clans-pi`` command's.
+INSTALLER_HEADING = re.compile(r"^#{2,4} `scripts/install-pi\.sh`")
 #: A command's section: ``### `clans-pi play` `` or ``### `clans-pi play --headless` ``.
 COMMAND_HEADING = re.compile(r"^#{2,4} `clans-pi (\w+)[^`]*`\s*$")
 #: An option as the page names it: the first word of a code span.
@@ -131,9 +138,17 @@ def every_option_string(parser: argparse.ArgumentParser) -> set[str]:
     return found
 
 
+def without_installer(text: str) -> str:
+    """The page without the installer's section (its options are the script's)."""
+    return "\n".join(line for heading, lines in sections(text)
+                     if not INSTALLER_HEADING.match(heading)
+                     for line in ([heading] if heading else []) + lines)
+
+
 def command_problems(text: str, parser: argparse.ArgumentParser) -> list[str]:
     """What the page says of the command that the parser does not, and the other way."""
     problems = []
+    text = without_installer(text)
     documented = documented_commands(text)
     real = subcommands(parser)
     for name in sorted(set(real) - set(documented)):
@@ -243,6 +258,44 @@ def _load(toml: str) -> tuple[Config, list[str]]:
         return load_config(path)
 
 
+# ------------------------------------------------------------------ the installer
+
+def installer_usage(script: str) -> str:
+    """What ``install-pi.sh --help`` prints: the comment lines its ``usage()`` names
+    (``sed -n 'A,Bs/^# \\{0,1\\}//p'``), without their ``#``."""
+    match = re.search(r"sed -n '(\d+),(\d+)s", script)
+    assert match, "install-pi.sh's usage() no longer names its lines with sed -n 'A,B...'"
+    first, last = int(match.group(1)), int(match.group(2))
+    lines = script.splitlines()[first - 1:last]
+    return "\n".join(re.sub(r"^# ?", "", line) for line in lines if line.startswith("#"))
+
+
+def usage_options(usage: str) -> set[str]:
+    """The options the usage lists: each line that begins, indented, with an option."""
+    return set(re.findall(r"^\s+(--?[A-Za-z][\w-]*)", usage, flags=re.M))
+
+
+def documented_installer_options(text: str) -> set[str] | None:
+    """The options in the first column of the installer section's table; None without the
+    section."""
+    for heading, lines in sections(text):
+        if INSTALLER_HEADING.match(heading):
+            return {w for table in tables(lines) for row in table[1:]
+                    for w in first_words(row[0]) if w.startswith("-")}
+    return None
+
+
+def installer_problems(text: str, usage: str) -> list[str]:
+    """The installer's options on the page against those its usage names."""
+    documented = documented_installer_options(text)
+    if documented is None:
+        return ["no section for scripts/install-pi.sh"]
+    want = usage_options(usage)
+    return ([f"install-pi.sh: {o} is not in the page's table" for o in sorted(want - documented)]
+            + [f"install-pi.sh: the page's table lists {o}, which its usage does not name"
+               for o in sorted(documented - want)])
+
+
 # ------------------------------------------------------------------ the tests
 
 def test_the_settings_code_the_config_and_the_example_agree_on_the_keys() -> None:
@@ -261,6 +314,13 @@ def test_every_command_and_option_is_on_the_page_and_nothing_else() -> None:
 
 def test_every_setting_is_on_the_page_with_its_default_and_nothing_else() -> None:
     problems = settings_problems(PAGE.read_text(encoding="utf-8"))
+    assert not problems, "\n".join(problems)
+
+
+def test_every_installer_option_is_in_the_page_s_table_and_nothing_else() -> None:
+    usage = installer_usage(INSTALLER.read_text(encoding="utf-8"))
+    assert {"--dry-run", "--uninstall", "--hotspot", "--no-hotspot"} <= usage_options(usage)
+    problems = installer_problems(PAGE.read_text(encoding="utf-8"), usage)
     assert not problems, "\n".join(problems)
 
 
@@ -343,6 +403,29 @@ def test_a_wrong_default_is_found() -> None:
     assert [p.split(":")[0] for p in settings_problems(text)] == ["seats"]
     text = page.replace('| `"800x480"` |', '| `"800 by 480"` |')
     assert settings_problems(text)[0].startswith("a default on the page is refused: ")
+
+
+def test_an_installer_option_missing_or_gone_is_found() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    usage = installer_usage(INSTALLER.read_text(encoding="utf-8"))
+    text = _without_row(page, "| `--purge` |")
+    assert installer_problems(text, usage) == ["install-pi.sh: --purge is not in the page's table"]
+    gained = usage + "\n  --wipe-card     everything\n"
+    assert installer_problems(page, gained) == [
+        "install-pi.sh: --wipe-card is not in the page's table"]
+    lost = "\n".join(line for line in usage.splitlines() if "--no-apt" not in line)
+    assert installer_problems(page, lost) == [
+        "install-pi.sh: the page's table lists --no-apt, which its usage does not name"]
+
+
+def test_the_installer_s_options_are_not_taken_for_the_command_s() -> None:
+    """--dry-run on the page is the installer's: no problem for clans-pi's parser; the same
+    word outside the installer's section is one."""
+    page = PAGE.read_text(encoding="utf-8")
+    assert "`--dry-run`" in page and command_problems(page, _parser()) == []
+    text = page + "\n## Elsewhere\n\nThe `--dry-run` option.\n"
+    assert command_problems(text, _parser()) == [
+        "the page names --dry-run, which no command takes"]
 
 
 @pytest.mark.parametrize("cell", ["`--size WxH`", "`-o OUT.png`, `--output OUT.png`",
