@@ -19,7 +19,7 @@ the player's true clan; ``curve[0]`` is the deal (1 in 4), ``curve[k]`` after mo
 * ``read`` ("Read from move k"): at the end at least :data:`READ`; ``k`` is the move from
   which it stayed at least READ to the end;
 * ``suspected`` ("Suspected by the end"): at the end from :data:`HIDDEN` up to READ;
-* ``hidden`` ("Hidden to the end"): at the end below HIDDEN;
+* ``hidden`` ("Hidden to the end"): at the end from MISLED up to HIDDEN;
 * ``misled`` ("Led the table astray"): at the end below :data:`MISLED` (the table was
   fairly sure of a wrong clan).
 

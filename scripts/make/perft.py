@@ -19,6 +19,7 @@ tests skip, asking for this script, when they no longer match.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import hashlib
 import json
@@ -268,7 +269,12 @@ def dump(golden: dict[str, Any]) -> str:
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Write tests/data/perft.json from the reference engine (minutes).")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if the stored file differs")
+    args = parser.parse_args(argv)
     board, chart = shipped_board_and_chart()
     positions = []
     for label, cand in choose_positions(board, chart):
@@ -282,10 +288,20 @@ def main() -> None:
         "chart": {"id": chart.get("id", "custom"), "digest": chart_digest(chart)},
         "positions": positions,
     }
+    text = dump(golden)
+    if args.check:
+        stored = GOLDEN.read_text(encoding="utf-8") if GOLDEN.exists() else ""
+        if stored != text:
+            print(f"{GOLDEN.relative_to(ROOT)} is out of date: run "
+                  f".venv/bin/python -m scripts.make.perft", file=sys.stderr)
+            return 1
+        print(f"{GOLDEN.relative_to(ROOT)} is up to date")
+        return 0
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-    GOLDEN.write_text(dump(golden), encoding="utf-8")
+    GOLDEN.write_text(text, encoding="utf-8")
     print(f"wrote {len(positions)} positions to {GOLDEN.relative_to(ROOT)}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
