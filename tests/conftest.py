@@ -4,8 +4,6 @@ firmware's modules)."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,7 +12,6 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from clans_pi.hardware import protocol
 from tests import fake_machine
 from tests.font_helpers import LATIN_AND_DIGITS, PINNED_CJK, font_without
 
@@ -85,20 +82,7 @@ def _no_log_handler_outlives_its_test() -> Iterator[None]:
 
 @pytest.fixture
 def firmware(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
-    """The firmware modules as on the Pico, top-level modules importing each other from
-    firmware/ (``import protocol`` is our protocol.py: the same file) on a fresh fake board;
-    sys.modules put back afterwards (and sys.path, by pytest)."""
-    names = ("config", "hw", "handheld", "protocol")
-    saved = {name: sys.modules.pop(name, None) for name in names}
-    board = fake_machine.install()
-    monkeypatch.syspath_prepend(ROOT / "firmware")
-    sys.modules["protocol"] = protocol
-    try:
-        mods = {name: importlib.import_module(name) for name in names[:3]}
-        yield SimpleNamespace(board=board, **mods)
-    finally:
-        for name, module in saved.items():
-            sys.modules.pop(name, None)
-            if module is not None:
-                sys.modules[name] = module
-        fake_machine.uninstall()
+    """The firmware modules as on the Pico (``config``, ``hw``, ``handheld``) on a fresh fake
+    board, everything put back afterwards (:func:`tests.fake_machine.firmware`)."""
+    with fake_machine.firmware(monkeypatch.syspath_prepend, ("config", "hw", "handheld")) as fw:
+        yield fw

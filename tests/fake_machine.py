@@ -9,8 +9,12 @@ would show (duty cycles out of range, a watchdog timeout the RP2040 cannot do).
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 DEFAULT_UID = bytes.fromhex("e6614104032b422a")
@@ -298,3 +302,28 @@ def uninstall() -> None:
         else:
             sys.modules[name] = module
     _saved.clear()
+
+
+@contextmanager
+def firmware(syspath_prepend: Callable[[Path], None], modules: Sequence[str], *,
+             display: bool = False) -> Iterator[types.SimpleNamespace]:
+    """The firmware's ``modules`` (firmware/*.py), freshly imported as on the Pico: top-level
+    modules importing each other, ``import protocol`` being the host's
+    clans_pi.hardware.protocol (the same file), on a fresh fake board. ``syspath_prepend``
+    is pytest's ``monkeypatch.syspath_prepend`` (pytest puts sys.path back); sys.modules
+    and the fake modules are put back here. Yields the board and the modules by name."""
+    from clans_pi.hardware import protocol
+
+    board = install(display=display)
+    saved = {name: sys.modules.pop(name, None) for name in (*modules, "protocol")}
+    syspath_prepend(Path(__file__).resolve().parent.parent / "firmware")
+    sys.modules["protocol"] = protocol
+    try:
+        mods = {name: importlib.import_module(name) for name in modules}
+        yield types.SimpleNamespace(board=board, **mods)
+    finally:
+        for name, module in saved.items():
+            sys.modules.pop(name, None)
+            if module is not None:
+                sys.modules[name] = module
+        uninstall()

@@ -5,7 +5,6 @@ the real firmware loop runs over a pty with pyserial on the host side."""
 from __future__ import annotations
 
 import ast
-import importlib
 import itertools
 import os
 import random
@@ -37,23 +36,11 @@ def now_ms() -> int:
 
 @pytest.fixture
 def fw(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.SimpleNamespace]:
-    """The firmware modules, freshly imported as on the Pico, top-level modules importing
-    each other from firmware/ (pytest puts sys.path back; `import protocol` is the host's
-    clans_pi.hardware.protocol: the same file), on a fresh fake board."""
-    board = fake_machine.install(display=True)
-    board.i2c_devices = [0x3C]
-    saved = {name: sys.modules.pop(name, None) for name in (*FIRMWARE_MODULES, "protocol")}
-    monkeypatch.syspath_prepend(FIRMWARE)
-    sys.modules["protocol"] = protocol
-    try:
-        mods = {name: importlib.import_module(name) for name in FIRMWARE_MODULES}
-        yield types.SimpleNamespace(board=board, **mods)
-    finally:
-        for name, module in saved.items():
-            sys.modules.pop(name, None)
-            if module is not None:
-                sys.modules[name] = module
-        fake_machine.uninstall()
+    """The firmware modules, ``main`` included, on a fresh fake board with its display."""
+    with fake_machine.firmware(monkeypatch.syspath_prepend, FIRMWARE_MODULES,
+                               display=True) as made:
+        made.board.i2c_devices = [0x3C]
+        yield made
 
 
 # --- (a) it imports, and keeps to MicroPython -----------------------------------------------
