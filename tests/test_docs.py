@@ -37,6 +37,7 @@ from urllib.parse import unquote
 import pytest
 
 from clans_pi.cli import _parser
+from tests.test_reference import subcommands
 
 ROOT = Path(__file__).resolve().parents[1]
 READMES = ("README.md", "hardware/README.md", "firmware/README.md", "systemd/README.md",
@@ -281,7 +282,7 @@ def sample_args(args: list[str], parser: argparse.ArgumentParser) -> list[str]:
         if "|" in word and not word.startswith("-"):
             word = word.split("|")[0]
         words.append(word)
-    command = subparsers(parser).get(words[0]) if words else None
+    command = subcommands(parser).get(words[0]) if words else None
     out = []
     for i, word in enumerate(words):
         if word in SAMPLES:
@@ -299,13 +300,6 @@ def sample_args(args: list[str], parser: argparse.ArgumentParser) -> list[str]:
     return out
 
 
-def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
-
-
 def parse_problem(args: list[str]) -> str | None:
     """Why ``clans-pi ARGS`` (as the docs write it) does not parse, or None."""
     parser = _parser()
@@ -315,7 +309,7 @@ def parse_problem(args: list[str]) -> str | None:
         return None  # the command's name alone
     if args[0].endswith(":") or not re.match(r"^[A-Za-z-]", args[0]):
         return None  # its output: "clans-pi replay: move 7: ...", "clans-pi 0.1.0"
-    if len(args) == 1 and args[0] in subparsers(parser):
+    if len(args) == 1 and args[0] in subcommands(parser):
         return None  # a command's name: `clans-pi render`
     sample = sample_args(args, parser)
     err = io.StringIO()
