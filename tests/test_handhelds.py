@@ -559,20 +559,28 @@ def test_bad_bytes_from_a_handheld_are_counted_never_raised(rig: Rig) -> None:
     rig.seat_events.clear()
     before = dict(rig.manager.counts)
     seen = len(rig.manager.events)
-    good = protocol.encode(protocol.BUTTON, 200, protocol.button_body(True))
+    # The hand-made frames' seqs lie half the range away from the handheld's own, which
+    # start at random: a seq the host has just seen from it would be taken as a duplicate
+    # (acked, not read), and the frame would count as nothing.
+    s = (a.link._seq + 128) & 0xFF
+
+    def seq(k: int) -> int:
+        return (s + k) & 0xFF
+
+    good = protocol.encode(protocol.BUTTON, seq(0), protocol.button_body(True))
     junk = [
         b"\x13\x37\xfe\x00",  # garbage (not COBS)
         good[:3] + b"\x00",  # a truncated frame
         b"\x41" * 500 + b"\x00",  # an oversized run
         b"\x00\x00\x00",  # empty frames
-        frame(protocol.BUTTON, 201, b"\x01", crc_xor=0x0100),  # wrong CRC
-        frame(9, 202, b"\x01"),  # unknown type
-        frame(protocol.BUTTON, 203, b"\x01", version=2),  # another protocol version
-        frame(protocol.BUTTON, 204, b"\x01", length=3),  # wrong length byte
+        frame(protocol.BUTTON, seq(1), b"\x01", crc_xor=0x0100),  # wrong CRC
+        frame(9, seq(2), b"\x01"),  # unknown type
+        frame(protocol.BUTTON, seq(3), b"\x01", version=2),  # another protocol version
+        frame(protocol.BUTTON, seq(4), b"\x01", length=3),  # wrong length byte
         protocol.cobs_encode(b"\x01\x08") + b"\x00",  # too short to be a packet
-        frame(protocol.SHOW, 205, b"\x02"),  # a message type handhelds do not send
-        frame(protocol.BUTTON, 206, b"\x07"),  # a BUTTON whose body does not parse
-        frame(protocol.HELLO, 207, b"\x00"),  # a HELLO whose body does not parse
+        frame(protocol.SHOW, seq(5), b"\x02"),  # a message type handhelds do not send
+        frame(protocol.BUTTON, seq(6), b"\x07"),  # a BUTTON whose body does not parse
+        frame(protocol.HELLO, seq(7), b"\x00"),  # a HELLO whose body does not parse
         good[:5],  # and a frame cut off mid-way, ended by the next one's start
     ]
     for chunk in junk:
