@@ -30,6 +30,30 @@ class StateDirBusy(ClansError):
     """Another game holds the state directory (the message says which and its pid)."""
 
 
+class StateDirRefused(ClansError):
+    """The state directory is, or leads by a link to, a directory of the system's own."""
+
+
+#: Directories of the system's own: a game never keeps its saves, records and lock there
+#: (a state directory that is one of them, or a link to one, is refused in one line).
+SYSTEM_DIRS = frozenset(Path(p) for p in (
+    "/", "/bin", "/boot", "/boot/firmware", "/dev", "/etc", "/home", "/lib", "/lib64",
+    "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/tmp",
+    "/usr", "/usr/bin", "/usr/lib", "/usr/local", "/usr/share", "/var", "/var/cache",
+    "/var/lib", "/var/log", "/var/tmp"))
+
+
+def refuse_system_dir(directory: Path) -> None:
+    """Raise :class:`StateDirRefused` when ``directory`` resolves (links followed) to one of
+    :data:`SYSTEM_DIRS`: run as root, the game would write its files there without a word."""
+    resolved = directory.resolve()
+    if resolved in SYSTEM_DIRS:
+        where = "" if resolved == directory.absolute() else f" (it leads to {resolved})"
+        raise StateDirRefused(
+            f"{directory}{where} is a directory of the system's own; give the game a "
+            "state directory of its own, e.g. /var/lib/clans-pi")
+
+
 class StateLock:
     """The held lock on a state directory (``with StateLock.take(dir):``)."""
 
@@ -39,8 +63,10 @@ class StateLock:
 
     @classmethod
     def take(cls, directory: str | Path) -> StateLock:
-        """Lock ``directory`` for this process, or raise :class:`StateDirBusy`."""
+        """Lock ``directory`` for this process, or raise :class:`StateDirBusy` (another
+        game has it) or :class:`StateDirRefused` (it is a system directory)."""
         directory = Path(directory)
+        refuse_system_dir(directory)
         path = directory / LOCK_FILE
         try:
             directory.mkdir(parents=True, exist_ok=True)

@@ -647,3 +647,40 @@ def test_a_lock_file_on_a_read_only_card_still_keeps_a_second_game_out(tmp_path,
         StateLock.take(tmp_path)
     with StateLock.take(tmp_path):  # let go: the next game takes it
         pass
+
+
+@fault("save", "the state directory is a link to / or another system directory (run as root)",
+       sees="one line naming the directory and where it leads; the game does not start",
+       kept="everything in that directory, untouched: nothing written there")
+@pytest.mark.parametrize("how", ["touchscreen", "headless"])
+def test_a_state_directory_that_leads_to_a_system_directory(tmp_path, monkeypatch, capsys,
+                                                            how):
+    """Stands in for /: a directory of this test's, made a system directory for the game,
+    so that a regression writes into the test's own directory, never into a real one."""
+    from clans_pi import cli
+    from clans_pi.saving import lock
+
+    system = tmp_path / "system"
+    system.mkdir()
+    (system / "etc").mkdir()
+    monkeypatch.setattr(lock, "SYSTEM_DIRS", lock.SYSTEM_DIRS | {system.resolve()})
+    link = tmp_path / "state"
+    link.symlink_to(system)
+    args = (["play", "--first-frame", "--state-dir", str(link)] if how == "touchscreen" else
+            ["play", "--headless", "--seats", "random,random", "--state-dir", str(link)])
+    assert cli.main(args) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == (
+        f"clans-pi play: {link} (it leads to {system.resolve()}) is a directory of the "
+        "system's own; give the game a state directory of its own, e.g. /var/lib/clans-pi")
+    assert sorted(p.name for p in system.iterdir()) == ["etc"]  # nothing written
+
+
+def test_the_real_system_directories_are_refused_and_a_game_s_own_is_not(tmp_path):
+    from clans_pi.saving.lock import StateDirRefused, refuse_system_dir
+
+    for path in ("/", "/etc", "/var/lib", "/boot/firmware"):
+        with pytest.raises(StateDirRefused, match="a directory of the system's own"):
+            refuse_system_dir(Path(path))
+    refuse_system_dir(tmp_path / "clans-pi")  # a directory of its own (not yet made)
+    refuse_system_dir(Path("/var/lib/clans-pi"))
