@@ -189,3 +189,36 @@ def test_every_rules_page_has_a_picture_of_the_games_pieces(size):
                    for y in range(picture.top, picture.bottom, 2)}
         pieces = {DEFAULT_LOOK.color(c) for c in ("red", "blue")} | set(TERRAIN_COLORS.values())
         assert len(colours & pieces) >= 2, f"page {page + 1} shows none of the game's pieces"
+
+
+def _touching(number: int, ink_px: int, ring: bool) -> list[tuple[int, int]]:
+    """The pixels of a badge's number (drawn blue) that touch its ring (green) or the
+    outside of its plate, side by side: a number kept inside has a clear pixel all round."""
+    from clans_pi.ui.icons import count_badge
+
+    fill, ink, green = (200, 0, 0), (0, 0, 200), (0, 200, 0)
+    badge = count_badge(number, ink_px, fill, ink, green if ring else None)
+    w, h = badge.get_size()
+
+    def is_(colour_at: int, p: tuple[int, int]) -> bool:  # the colour's channel leads
+        c = badge.get_at(p)
+        return c.a > 0 and c[colour_at] > max(c[k] for k in range(3) if k != colour_at)
+
+    text = [(x, y) for x in range(w) for y in range(h) if is_(2, (x, y))]
+    assert text, number
+
+    def bad(x: int, y: int) -> bool:
+        return (not (0 <= x < w and 0 <= y < h) or badge.get_at((x, y)).a == 0
+                or is_(1, (x, y)))
+
+    return [(x, y) for x, y in text
+            if any(bad(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+
+
+@pytest.mark.parametrize("ink_px", [8, 12, 16])
+@pytest.mark.parametrize("ring", [True, False])
+def test_a_plate_s_number_stays_inside_its_plate_and_ring(ink_px, ring):
+    """Two-digit counts and chips (a ringed 10 on the board, the rules' chips 10 to 12) kept
+    inside the plate: no digit over the ring or off the plate's round ends."""
+    for number in (1, 7, 10, 11, 12, 24, 60):
+        assert _touching(number, ink_px, ring) == [], number

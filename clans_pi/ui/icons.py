@@ -79,15 +79,29 @@ def count_badge(number: int, ink_height: int, fill: Color, ink: Color,
     text = numeral(str(number), digits_px(ink_height), ink)
     ink_box = text.get_bounding_rect()
     pad = max(2, ink_height // 4)
-    w = max(ink_box.width + 2 * pad, ink_box.height + 2 * pad)
     h = ink_box.height + 2 * pad
+    ring_px = max(2, h // 8) if ring is not None else 0
+    h += 2 * ring_px
+    w = max(h, _pill_width(ink_box.width, ink_box.height, h, ring_px))
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
     plate = surf.get_rect()
     pygame.draw.rect(surf, fill, plate, border_radius=h // 2)
     if ring is not None:
-        pygame.draw.rect(surf, ring, plate, max(2, h // 8), border_radius=h // 2)
+        pygame.draw.rect(surf, ring, plate, ring_px, border_radius=h // 2)
     surf.blit(text, (w // 2 - ink_box.centerx, h // 2 - ink_box.centery))
     return surf
+
+
+def _pill_width(ink_w: int, ink_h: int, h: int, ring_px: int) -> int:
+    """The least width of a pill ``h`` high (round ends of radius h/2, a ring ``ring_px``
+    wide inside its edge) whose inside holds an ink box ``ink_w`` by ``ink_h`` centred in
+    it with a pixel to spare: the box's corners must stay inside the round ends, not only
+    its sides inside the straight part (two digits crossed the ring of a narrower one)."""
+    inner = h / 2 - ring_px - 2  # the inside's radius, two pixels kept clear (drawn, the
+    # ring's round ends come in a little further than the circle)
+    half = ink_h / 2
+    reach = math.sqrt(max(0.0, inner * inner - half * half))  # how far a corner may go
+    return math.ceil(ink_w + h - 2 * reach)
 
 
 @functools.lru_cache(maxsize=64)
