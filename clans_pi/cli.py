@@ -386,11 +386,14 @@ def _play_headless(args: argparse.Namespace) -> int:
         kinds = parse_seats(args.seats or "random,random,random")
         board, chart = load_board(args.board), load_chart(args.chart)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-        say = (lambda _text: None) if args.quiet else (lambda text: print(text, flush=True))
+        def tell(text: str) -> None:
+            print(text, flush=True)
+
+        say = (lambda _text: None) if args.quiet else tell
         state_dir = Path(args.state_dir or user_state_dir())
         config = _headless_language(args, state_dir)
         run_headless(state_dir, kinds, board, chart, random.Random(seed), say,
-                     listen=_listen(args.listen), fifth_clan=config.fifth_clan)
+                     listen=_listen(args.listen), fifth_clan=config.fifth_clan, result=tell)
         return 0
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")

@@ -51,7 +51,8 @@ def parse_seats(text: str) -> list[str]:
 def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, chart: EpochChart,
                  rng: random.Random, say: Callable[[str], None], *,
                  listen: tuple[str, int] = ("127.0.0.1", 8080),
-                 fifth_clan: str = "black") -> Session:
+                 fifth_clan: str = "black",
+                 result: Callable[[str], None] | None = None) -> Session:
     """Resume the unfinished game in ``state_dir`` or deal a new one; play it to the end,
     saving after every move; keep the finished game as a record there. The clans are named
     at the end as the screen names them: in the language in use (:mod:`clans_pi.i18n`), the
@@ -60,9 +61,11 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
     The state directory is locked first (a second game on it raises StateDirBusy). A card
     that refuses the saves (read-only, full) is said in one line, the game plays on, and
     saving is tried again after every move; ``saved move`` is printed only for a move whose
-    save was written."""
+    save was written. The result (each player's clan and score, a line each) goes to
+    ``result`` when given (``--quiet`` says nothing else), else to ``say``."""
     with StateLock.take(state_dir):
-        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan)
+        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan,
+                    result or say)
 
 
 class _Console:
@@ -105,7 +108,8 @@ def bot_factory(board: Board, chart: EpochChart, seed: int) -> BotFactory:
 
 def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
          rng: random.Random, say: Callable[[str], None],
-         listen: tuple[str, int] = ("127.0.0.1", 8080), fifth_clan: str = "black") -> Session:
+         listen: tuple[str, int] = ("127.0.0.1", 8080), fifth_clan: str = "black",
+         result: Callable[[str], None] | None = None) -> Session:
     table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False,
                   stage=lambda: console, unattended=True)
     console = _Console(table, say)
@@ -145,7 +149,7 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     obs = session.public()
     assert obs.revealed_clans is not None and obs.scores is not None
     for p, name in enumerate(obs.players):
-        say(f"{name}: {clan_name(obs.revealed_clans[p], fifth_clan)} {obs.scores[p]}"
+        (result or say)(f"{name}: {clan_name(obs.revealed_clans[p], fifth_clan)} {obs.scores[p]}"
             f"{' winner' if p in obs.winners else ''}")
     if kept is not None:
         say(f"record: {kept}")

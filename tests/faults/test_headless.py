@@ -53,3 +53,17 @@ def test_the_headless_game_names_clans_in_the_chosen_language(
     clans = [clan for _name, clan in _result_lines(out)]
     assert set(clans) <= GERMAN and len(set(clans)) == len(clans)
     assert not IDS & set(clans)
+
+
+@fault("table", "The headless game with --quiet printed nothing, not even its result",
+       sees="only the result: each player's clan, score and the winner, a line each",
+       kept="the game and its record")
+def test_the_quiet_headless_game_prints_its_result_and_nothing_else(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", "--headless", "--seats", "random,random,random", "--seed", "4"]
+    assert cli.main([*argv, "--state-dir", str(tmp_path / "told")]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert cli.main([*argv, "--state-dir", str(tmp_path / "quiet"), "--quiet"]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    result = [line for line in told if line.startswith("Random ")]
+    assert len(result) == 3 and quiet == result
