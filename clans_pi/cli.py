@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import __version__, i18n
 from .bots.random_mover import RandomMover
+from .i18n import N_, _, ngettext
 from .palette import clan_name
 from .rules import (
     MAX_PLAYERS,
@@ -188,7 +189,7 @@ def _size(text: str) -> tuple[int, int]:
 
 def _listen(text: str) -> tuple[str, int]:
     """--listen HOST:PORT, the phones' server's address."""
-    host, _, port = text.rpartition(":")
+    host, _colon, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ClansError(f"--listen: expected HOST:PORT like 127.0.0.1:8080, not {text!r}")
     return host, int(port)
@@ -379,6 +380,13 @@ def _headless_language(args: argparse.Namespace, state_dir: Path | None) -> Conf
     return config
 
 
+#: The engine's words shown in the quick headless game, marked for translation: each is
+#: shown as ``_(LABEL[word])`` (the terrains' names are the screen's, ui.theme's).
+EFFECT_LABEL = {"favourable": N_("favourable"), "neutral": N_("neutral"),
+                "hostile": N_("hostile")}
+END_LABEL = {"twelfth_village": N_("12th village"), "no_moves": N_("no move left")}
+
+
 def _play_headless(args: argparse.Namespace) -> int:
     if args.seats or args.state_dir:
         from .table.headless import parse_seats, run_headless
@@ -386,11 +394,14 @@ def _play_headless(args: argparse.Namespace) -> int:
         kinds = parse_seats(args.seats or "random,random,random")
         board, chart = load_board(args.board), load_chart(args.chart)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-        say = (lambda _text: None) if args.quiet else (lambda text: print(text, flush=True))
+        def tell(text: str) -> None:
+            print(text, flush=True)
+
+        say = (lambda _text: None) if args.quiet else tell
         state_dir = Path(args.state_dir or user_state_dir())
         config = _headless_language(args, state_dir)
         run_headless(state_dir, kinds, board, chart, random.Random(seed), say,
-                     listen=_listen(args.listen), fifth_clan=config.fifth_clan)
+                     listen=_listen(args.listen), fifth_clan=config.fifth_clan, result=tell)
         return 0
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise ClansError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
@@ -399,6 +410,7 @@ def _play_headless(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     config = _headless_language(args, None)
     fifth = config.fifth_clan
+    from .ui.theme import TERRAIN_LABEL  # the screen's names (no pygame)
 
     def names(clans: Sequence[str]) -> str:
         return ", ".join(clan_name(c, fifth) for c in clans)
@@ -406,43 +418,49 @@ def _play_headless(args: argparse.Namespace) -> int:
     state = deal(board, DEFAULT_NAMES[: args.players], rng, chart)
     mover = RandomMover(rng=rng)
     say = (lambda _text: None) if args.quiet else print
-    say(
-        f"Clans on {board.name}, seed {seed}: {', '.join(state.players)} "
-        f"(first: {state.players[0]})"
-    )
+    say(_("Clans on {board}, seed {seed}: {players} (first: {first})").format(
+        board=board.name, seed=seed, players=", ".join(state.players), first=state.players[0]))
     while not state.is_over:
         player = state.current_player
         move = mover.choose(state)
         for event in state.play(move):
             # Built from public events only: nothing here tells whose clan is whose (R22).
             if isinstance(event, VillageFounded):
-                say(
-                    f"  move {state.ply}: {state.players[player]} founds a village on "
-                    f"{board.terrain(event.territory)} {event.territory} "
-                    f"(chip {event.chip}, epoch {event.epoch})"
-                )
+                terrain = board.terrain(event.territory)
+                say("  " + _("move {n}: {name} founds a village on {terrain} {territory} "
+                             "(chip {chip}, epoch {epoch})").format(
+                    n=state.ply, name=state.players[player],
+                    terrain=_(TERRAIN_LABEL.get(terrain, terrain)),
+                    territory=event.territory, chip=event.chip, epoch=event.epoch))
             elif isinstance(event, Strife):
-                say(f"    strife: {names(event.removed)} lose their hut")
+                say("    " + ngettext("strife: {clans} loses its hut",
+                                      "strife: {clans} lose their hut",
+                                      len(event.removed)).format(clans=names(event.removed)))
             elif isinstance(event, VillageScored):
-                scored = names(event.clans) or "nobody"
-                say(f"    worth {event.value} ({event.effect}) to {scored}")
+                say("    " + _("worth {value} ({effect}) to {clans}").format(
+                    value=event.value, effect=_(EFFECT_LABEL.get(event.effect, event.effect)),
+                    clans=names(event.clans) or _("nobody")))
             elif isinstance(event, VillageUnscored):
-                say(f"    {event.territory} is cut off too late: no chip left (R18)")
+                say("    " + _("{territory} is cut off too late: no chip left (R18)").format(
+                    territory=event.territory))
             elif isinstance(event, GameOver):
-                say(f"Game over after {state.ply} moves ({event.reason.replace('_', ' ')}).")
+                say(ngettext("Game over after {n} move ({reason}).",
+                             "Game over after {n} moves ({reason}).", state.ply).format(
+                    n=state.ply, reason=_(END_LABEL.get(event.reason, event.reason))))
     for i, name in enumerate(state.players):
-        mark = "  winner" if i in state.winners() else ""
-        print(
-            f"{name:>4}: {clan_name(state.clan_of(i), fifth):<6} "
-            f"{state.clan_points[state.clan_of(i)]:>3} points "
-            f"+ {state.chips[i]} chips = {state.scores()[i]}{mark}"
-        )
+        mark = "  " + _("winner") if i in state.winners() else ""
+        clan = state.clan_of(i)
+        print(f"{name:>4}: {clan_name(clan, fifth):<6} " + _(
+            "{points} points + {chips} chips = {score}").format(
+            points=f"{state.clan_points[clan]:>3}", chips=state.chips[i],
+            score=state.scores()[i]) + mark)
     if args.record:
         try:
             Path(args.record).write_text(json.dumps(to_record(state), indent=1) + "\n")
         except OSError as exc:
             raise ClansError(f"cannot write record {args.record}: {exc.strerror}") from None
-        say(f"record written to {args.record} (check it with: clans-pi replay {args.record})")
+        say(_("record written to {path} (check it with: clans-pi replay {path})").format(
+            path=args.record))
     return 0
 
 

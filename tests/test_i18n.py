@@ -106,6 +106,13 @@ def test_the_japanese_font_draws_every_japanese_message():
     assert missing_glyphs("日本語")  # the bundled font would draw boxes: the check can tell
 
 
+def test_japanese_names_a_clan_with_one_word():
+    """種族 everywhere (the clans' pieces, the charts' titles), never also 氏族."""
+    found = [m.id for m in po("ja") if m.id
+             for s in (m.string if isinstance(m.string, tuple) else (m.string,)) if "氏族" in s]
+    assert not found, f"氏族 where the catalogue says 種族: {found}"
+
+
 # -------------------------------------------------------------- text without _() on screen
 
 #: Calls whose text argument is shown: (name, position of the text, keyword).

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots import LEVELS, Bot, make_bot
+from ..i18n import _, ngettext
 from ..palette import clan_name
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
@@ -51,7 +52,8 @@ def parse_seats(text: str) -> list[str]:
 def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, chart: EpochChart,
                  rng: random.Random, say: Callable[[str], None], *,
                  listen: tuple[str, int] = ("127.0.0.1", 8080),
-                 fifth_clan: str = "black") -> Session:
+                 fifth_clan: str = "black",
+                 result: Callable[[str], None] | None = None) -> Session:
     """Resume the unfinished game in ``state_dir`` or deal a new one; play it to the end,
     saving after every move; keep the finished game as a record there. The clans are named
     at the end as the screen names them: in the language in use (:mod:`clans_pi.i18n`), the
@@ -60,9 +62,11 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
     The state directory is locked first (a second game on it raises StateDirBusy). A card
     that refuses the saves (read-only, full) is said in one line, the game plays on, and
     saving is tried again after every move; ``saved move`` is printed only for a move whose
-    save was written."""
+    save was written. The result (each player's clan and score, a line each) goes to
+    ``result`` when given (``--quiet`` says nothing else), else to ``say``."""
     with StateLock.take(state_dir):
-        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan)
+        return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan,
+                    result or say)
 
 
 class _Console:
@@ -77,7 +81,8 @@ class _Console:
         return True
 
     def computer_move(self, move: Move) -> None:
-        line = f"saved move {self.table.public().ply + 1}: {move.src}->{move.dst}"
+        line = _("saved move {n}: {src}->{dst}").format(n=self.table.public().ply + 1,
+                                                        src=move.src, dst=move.dst)
         self.table.play(move.src, move.dst, move.order)
         self.tell()
         if self.table.session is not None and self.table.session.is_over:
@@ -105,7 +110,8 @@ def bot_factory(board: Board, chart: EpochChart, seed: int) -> BotFactory:
 
 def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart,
          rng: random.Random, say: Callable[[str], None],
-         listen: tuple[str, int] = ("127.0.0.1", 8080), fifth_clan: str = "black") -> Session:
+         listen: tuple[str, int] = ("127.0.0.1", 8080), fifth_clan: str = "black",
+         result: Callable[[str], None] | None = None) -> Session:
     table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False,
                   stage=lambda: console, unattended=True)
     console = _Console(table, say)
@@ -116,13 +122,16 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
                  for i, kind in enumerate(kinds)]
         session = table.new_game(seats)
         console.tell()
-        say(f"new game: {', '.join(s.name for s in session.seats)}")
+        say(_("new game: {players}").format(players=", ".join(s.name for s in session.seats)))
     elif session.is_over:  # stopped after its last move, before the end was told
-        say(f"resumed after the last move ({session.public().ply} moves): the game is over")
+        ply = session.public().ply
+        say(ngettext("resumed after the last move ({n} move): the game is over",
+                     "resumed after the last move ({n} moves): the game is over",
+                     ply).format(n=ply))
         table.begin(session, resumed=True)
         console.tell()
     else:
-        say(f"resumed at move {session.public().ply + 1}")
+        say(_("resumed at move {n}").format(n=session.public().ply + 1))
         table.begin(session, resumed=True)
         console.tell()
     # Each computer seat sees its own clan and the public game only (R22); "random" seats
@@ -145,10 +154,10 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     obs = session.public()
     assert obs.revealed_clans is not None and obs.scores is not None
     for p, name in enumerate(obs.players):
-        say(f"{name}: {clan_name(obs.revealed_clans[p], fifth_clan)} {obs.scores[p]}"
-            f"{' winner' if p in obs.winners else ''}")
+        (result or say)(f"{name}: {clan_name(obs.revealed_clans[p], fifth_clan)} {obs.scores[p]}"
+                        + (" " + _("winner") if p in obs.winners else ""))
     if kept is not None:
-        say(f"record: {kept}")
+        say(_("record: {path}").format(path=kept))
     return session
 
 
@@ -171,14 +180,14 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
     served.name_seats({k: (s.name, s.avatar) for k, s in enumerate(session.seats)})
     for k in phones:
         served.clans[k] = table.private(k).own_clan
-        say(f"phone for {session.seats[k].name}: {served.url(k)}")
+        say(_("phone for {name}: {link}").format(name=session.seats[k].name, link=served.url(k)))
     # Each phone's peek before the first move; a game found over goes straight to its end.
     waiting = set() if session.is_over else set(phones)
     while waiting:
         for seat, kind in served.poll():
             if kind == "seen":
                 waiting.discard(seat)
-                say(f"{session.seats[seat].name} has seen their clan")
+                say(_("{name} has seen their clan").format(name=session.seats[seat].name))
         time.sleep(0.05)
     return served
 
@@ -197,7 +206,7 @@ def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
     try:  # a few hundredths of a second: no worker needed here
         hiding = analyse_record(record_of_view(session.public()), board, chart)
     except RecordError as exc:
-        say(f"how well each player hid: not read ({exc})")
+        say(_("how well each player hid: not read ({problem})").format(problem=exc))
         hiding = None
     waiting = set(served.seats)
     for seat in served.seats:
@@ -216,8 +225,8 @@ def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
                 waiting.discard(seat)
         if waiting and not told:
             told = True
-            say("waiting for the phones to show the result: "
-                + ", ".join(session.seats[k].name for k in sorted(waiting)))
+            say(_("waiting for the phones to show the result: {names}").format(
+                names=", ".join(session.seats[k].name for k in sorted(waiting))))
         time.sleep(0.05)
 
 

@@ -25,8 +25,8 @@ def english_after() -> None:
 
 
 def _result_lines(out: str) -> list[tuple[str, str]]:
-    """(player, clan) from the result lines: ``NAME: CLAN SCORE[ winner]``."""
-    found = re.findall(r"^(Random \d): (\S+) \d+(?: winner)?$", out, re.MULTILINE)
+    """(player, clan) from the German result lines: ``NAME: CLAN SCORE[ Sieger]``."""
+    found = re.findall(r"^(Random \d): (\S+) \d+(?: Sieger)?$", out, re.MULTILINE)
     assert len(found) >= 2, out
     return found
 
@@ -53,3 +53,53 @@ def test_the_headless_game_names_clans_in_the_chosen_language(
     clans = [clan for _name, clan in _result_lines(out)]
     assert set(clans) <= GERMAN and len(set(clans)) == len(clans)
     assert not IDS & set(clans)
+
+
+@fault("table", "The headless game with --quiet printed nothing, not even its result",
+       sees="only the result: each player's clan, score and the winner, a line each",
+       kept="the game and its record")
+def test_the_quiet_headless_game_prints_its_result_and_nothing_else(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", "--headless", "--seats", "random,random,random", "--seed", "4"]
+    assert cli.main([*argv, "--state-dir", str(tmp_path / "told")]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert cli.main([*argv, "--state-dir", str(tmp_path / "quiet"), "--quiet"]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    result = [line for line in told if line.startswith("Random ")]
+    assert len(result) == 3 and quiet == result
+
+
+#: The English words of the headless games' lines (the names of players and clans aside).
+ENGLISH = {"points", "chips", "chip", "winner", "Game", "over", "after", "moves", "move",
+           "founds", "village", "epoch", "strife", "lose", "their", "hut", "worth", "to",
+           "nobody", "cut", "off", "too", "late", "left", "seed", "first", "record", "saved",
+           "new", "game", "resumed", "favourable", "hostile", "twelfth", "grassland", "forest",
+           "mountain", "on", "written"}
+
+
+@fault("table", "The headless game's lines were English in every other language, but for "
+       "the clans' names",
+       sees="the moves, the end and the result in the language the screen would use",
+       kept="the game and its record")
+@pytest.mark.parametrize("saved", [False, True])
+def test_the_headless_game_speaks_the_chosen_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], saved: bool) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "language").write_text("de\n", encoding="utf-8")
+    argv = ["play", "--headless", "--seed", "3"]
+    if saved:
+        argv += ["--seats", "random,random,random", "--state-dir", str(state)]
+    else:  # the quick game: the settings' state directory holds the language chosen
+        config = tmp_path / "config.toml"
+        config.write_text(f'state_dir = "{state}"\n', encoding="utf-8")
+        argv += ["--config", str(config), "--record", str(tmp_path / "r.json")]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    if saved:
+        _result_lines(out)
+    else:
+        assert "Punkte" in out and "Sieger" in out, out
+    words = out.replace(str(tmp_path), "")  # the paths' words are the test's
+    english = sorted(set(re.findall(r"[^\W\d_]+", words)) & ENGLISH)
+    assert not english, f"English words {english} in:\n{out}"
