@@ -222,3 +222,31 @@ def test_a_plate_s_number_stays_inside_its_plate_and_ring(ink_px, ring):
     inside the plate: no digit over the ring or off the plate's round ends."""
     for number in (1, 7, 10, 11, 12, 24, 60):
         assert _touching(number, ink_px, ring) == [], number
+
+
+def test_the_finished_game_s_last_move_is_nobody_s_turn():
+    """While the game's last move is shown, before the reveal, the panel says the game is
+    over and why, not whose turn it is or what to tap (R18, R19)."""
+    from clans_pi.i18n import _
+    from clans_pi.rules.moves import Move
+    from clans_pi.rules.record import replay
+
+    from .ui_helpers import BOARD, CHART
+
+    finished = random_session(3, seed=5, moves=10_000)
+    data = finished.to_record()
+    last = data["moves"].pop()
+    before = Session(replay(data, BOARD, CHART), finished.seats)
+    app, _clock = offscreen_app((800, 480))
+    app.table.session = before
+    app.table.seats = list(before.seats)
+    app.play()
+    order = tuple(last["order"]) if "order" in last else None
+    app.screen.play_move(Move(last["from"], last["to"], order))
+    assert before.is_over and isinstance(app.screen, PlayScreen)  # its last move, shown
+    app.full = True
+    app.redraw()
+    texts = [d.name for d in app.canvas.records if d.kind in ("text", "paragraph")]
+    assert _("Game over") in texts
+    assert f"Move {before.public().ply} · 12th village" in texts, texts
+    assert not [t for t in texts if "'s turn" in t or "Tap huts" in t], texts

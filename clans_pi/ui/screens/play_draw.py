@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ...i18n import _, ngettext
+from ...rules import END_TWELFTH_VILLAGE
 from ...rules.constants import CLANS
 from ..board_view import ORDER_PLATE
 from ..canvas import Canvas, line_size, numeral, rendered, text_width
@@ -228,11 +229,18 @@ class PlayPicture(Screen):
         seat = session.seats[session.current_seat]
         header = parts["header"]
         top, sub = split_v(header, 1, 1.5)
-        canvas.text(_("{name}'s turn").format(name=seat.name), top, lay.px(24), TEXT,
-                    align="left", min_px=canvas.least_px)
-        canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply + 1,
-                                                       doing=self._doing(seat.is_human)),
-                         sub, lay.px(18), TEXT_DIM, align="left")
+        if obs.end is not None:  # the last move is shown before the reveal: nobody's turn
+            canvas.text(_("Game over"), top, lay.px(24), TEXT, align="left",
+                        min_px=canvas.least_px)
+            why = _("12th village") if obs.end == END_TWELFTH_VILLAGE else _("no move left")
+            canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply, doing=why), sub,
+                             lay.px(18), TEXT_DIM, align="left")
+        else:
+            canvas.text(_("{name}'s turn").format(name=seat.name), top, lay.px(24), TEXT,
+                        align="left", min_px=canvas.least_px)
+            canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply + 1,
+                                                           doing=self._doing(seat.is_human)),
+                             sub, lay.px(18), TEXT_DIM, align="left")
         draw_score_track(canvas, parts["scores"], obs, lay.px(22), self.app.look)
         draw_epoch_table(canvas, parts["chart"], self.session.chart, obs.chips_taken,
                          obs.epoch if obs.end is None else 0, lay.px(18))
