@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 
@@ -131,3 +132,79 @@ def test_a_rename_failing_after_the_old_file_became_previous_keeps_the_newest_co
         write_atomic(path, "two", previous=previous)
     assert previous.read_text() == "one" and not path.exists()
     assert temp_of(path).read_text() == "two"
+
+
+# ------------------------------------------------------------------ the guarded reader
+
+
+def test_the_guarded_reader_reads_a_normal_file_as_json_does(tmp_path):
+    from clans_pi.saving.files import read_json
+
+    doc = {"format": "clans-record/1", "moves": [{"from": 3, "to": 7, "order": [1, 2]}],
+           "n": -12345678901234567890, "x": 1.5, "s": "[[[{{{\\\"]]]", "none": None}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    assert read_json(path, "record") == doc
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("[" * 3_000 + "]" * 3_000, "nested deeper than 64 levels"),
+    ("[" * 100_000, "nested deeper than 64 levels"),  # not even closed
+    ('{"a": ' * 65 + "1" + "}" * 65, "nested deeper than 64 levels"),
+    ('{"n": ' + "9" * 5_000 + "}", "an integer longer than 30 digits"),
+    ("[-" + "1" * 31 + "]", "an integer longer than 30 digits"),
+    ("{", "not valid JSON at line 1, column 2: Expecting property name enclosed in "
+          "double quotes"),
+])
+def test_the_guarded_reader_refuses_depth_and_long_integers_in_one_line(tmp_path, text, said):
+    from clans_pi.saving.files import FileError, read_json
+
+    path = tmp_path / "crafted.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FileError) as info:
+        read_json(path, "record")
+    assert str(info.value) == f"record {path}: {said}" and info.value.problem == said
+
+
+def test_depth_and_digits_at_the_limits_are_read(tmp_path):
+    from clans_pi.saving.files import nesting, read_json
+
+    text = "[" * 64 + "-" + "9" * 30 + "]" * 64
+    assert nesting(text) == 64
+    path = tmp_path / "edge.json"
+    path.write_text(text, encoding="utf-8")
+    data = read_json(path)
+    for _ in range(63):
+        data = data[0]
+    assert data == [-int("9" * 30)]
+    # Brackets inside strings (escaped quotes too) are not nesting.
+    assert nesting('["[[[[", "\\"]]]{{{", {"k": "[\\\\"}]') == 2
+
+
+def test_the_guarded_reader_refuses_a_file_over_its_size_unread(tmp_path):
+    from clans_pi.saving.files import FileError, FileMissing, read_json
+
+    path = tmp_path / "big.json"
+    path.write_text("[" + "0," * 600 + "0]", encoding="utf-8")
+    with pytest.raises(FileError) as info:
+        read_json(path, "game file", limit=1_000)
+    assert str(info.value) == f"game file {path}: larger than 1000 bytes"
+    assert len(read_json(path, limit=2_000)) == 601
+    with pytest.raises(FileMissing) as missing:
+        read_json(tmp_path / "nope.json", "record")
+    assert str(missing.value) == f"record {tmp_path / 'nope.json'}: no such file"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("a = " + "[" * 3_000 + "]" * 3_000, "not valid TOML (nested too deep)"),
+    ("a = " + "{b = " * 3_000 + "1" + "}" * 3_000, "not valid TOML (nested too deep)"),
+    ("a = " + "9" * 5_000, "not valid TOML (an integer too long to read)"),
+])
+def test_a_settings_file_too_deep_or_with_too_long_an_integer_is_one_line(tmp_path, text,
+                                                                          said):
+    from clans_pi.settings.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    _config, problems = load_config(path)
+    assert problems == [f"{path}: {said}; using the defaults"]

@@ -47,7 +47,7 @@ from typing import Any, Protocol
 import serial
 import serial.tools.list_ports
 
-from ..saving.files import write_atomic
+from ..saving.files import FileError, FileMissing, parse_json, read_text, write_atomic
 from ..settings.options import shown_clan
 from . import protocol
 
@@ -592,11 +592,11 @@ class PairingStore:
 
     def _load(self) -> None:
         try:
-            text = self.path.read_text(encoding="utf-8")
-        except (FileNotFoundError, NotADirectoryError):
+            text = read_text(self.path)
+        except FileMissing:
             return  # nothing paired yet (a save says what is wrong with the folder)
-        except (OSError, ValueError) as exc:  # ValueError: not UTF-8
-            self._set_aside(f"cannot read it ({_one_line(exc)})")
+        except FileError as exc:
+            self._set_aside(exc.problem)
             return
         try:
             self._seats = _parse_pairing(text)
@@ -659,9 +659,9 @@ def _is_uid(uid: object) -> bool:
 def _parse_pairing(text: str) -> dict[int, str]:
     """seat -> uid from the file's text; ValueError (one line) when it makes no sense."""
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"not JSON ({_one_line(exc)})") from None
+        data = parse_json(text, "the pairing file")
+    except FileError as exc:
+        raise ValueError(exc.problem) from None
     if not isinstance(data, dict) or data.get("version") != 1:
         raise ValueError('not a pairing file (no "version": 1)')
     seats = data.get("seats")

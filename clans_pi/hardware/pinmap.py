@@ -13,13 +13,13 @@ Every problem is a :class:`PinMapError` of one line naming the file and what is 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..rules.constants import MAX_PLAYERS
 from ..rules.errors import ClansError
+from ..saving.files import FileError, read_toml
 
 #: The pin map shipped with the code, and the system-wide one that takes precedence.
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
@@ -99,13 +99,9 @@ def load_pinmap(path: str | Path | None = None) -> PinMap:
     path = Path(path)
     name = shown(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PinMapError(f"{name}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PinMapError(f"{name}: cannot read it ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PinMapError(f"{name}: not valid TOML ({exc})") from None
+        data = read_toml(path)
+    except FileError as exc:  # missing, unreadable, too big, not TOML: one line
+        raise PinMapError(f"{name}: {exc.problem}") from None
     return parse_pinmap(data, name)
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
-from ..saving.files import write_atomic
+from ..saving.files import FileError, FileMissing, read_json, write_atomic
 from .hiding import MODEL_VERSION, Hiding, _guesses, analyse_record
 from .index import BAD_VALUE, rules_digest
 
@@ -128,11 +128,11 @@ class HidingCache:
             if self.path is None:
                 return self._kept
             try:
-                doc = json.loads(self.path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
+                doc = read_json(self.path)
+            except FileMissing:
                 return self._kept
-            except (OSError, ValueError, RecursionError) as exc:
-                log.info("%s not used: %s", self.path, type(exc).__name__)
+            except FileError as exc:  # only a cache: rebuilt as games are read again
+                log.info("%s not used, rebuilt: %s", self.path, exc.problem)
                 return self._kept
             if (isinstance(doc, dict) and doc.get("key") == self._key()
                     and isinstance(doc.get("games"), dict)):

@@ -32,7 +32,7 @@ from typing import Any
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
-from ..saving.files import write_atomic
+from ..saving.files import FileError, FileMissing, read_json, write_atomic
 from ..saving.store import record_text
 from .past_game import PastGame, game_from_json, game_to_json, read_past_game
 from .replay import GameReplay
@@ -161,11 +161,11 @@ class History:
         """What the last run derived, or nothing when the cache is missing, damaged or
         was made by another version, board or chart (then every record is read)."""
         try:
-            doc = json.loads(self.cache.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+            doc = read_json(self.cache)
+        except FileMissing:
             return {}
-        except (OSError, ValueError, RecursionError) as exc:
-            log.info("%s not used: %s", self.cache, type(exc).__name__)
+        except FileError as exc:  # only a cache: every record is read, and it is rebuilt
+            log.info("%s not used, rebuilt: %s", self.cache, exc.problem)
             return {}
         if not isinstance(doc, dict) or doc.get("key") != self._cache_key():
             return {}
@@ -201,9 +201,9 @@ class History:
 
     def _read(self, path: Path, modified: float) -> PastGame | Damaged:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            return Damaged(path.name, f"not readable ({type(exc).__name__})")
+            data = read_json(path)
+        except FileError as exc:
+            return Damaged(path.name, f"not readable ({exc.problem})")
         try:
             return read_past_game(data, path.name, self.board, self.chart, modified=modified)
         except ClansError as exc:
@@ -227,11 +227,11 @@ class History:
         one line when it is gone or unreadable."""
         path = self._path(file)
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+            return read_json(path)
+        except FileMissing:
             raise RecordGone(f"{file}: the record is gone") from None
-        except (OSError, ValueError, RecursionError) as exc:
-            raise ClansError(f"{file}: not readable ({type(exc).__name__})") from None
+        except FileError as exc:
+            raise ClansError(f"{file}: not readable ({exc.problem})") from None
 
     def _path(self, file: str) -> Path:
         if Path(file).name != file or not file.endswith(".json"):
@@ -270,11 +270,11 @@ class History:
                     continue
                 path = self._path(game.file)
                 try:
-                    data = json.loads(path.read_text(encoding="utf-8"))
-                except FileNotFoundError:
+                    data = read_json(path)
+                except FileMissing:
                     continue
-                except (ValueError, RecursionError):
-                    continue  # damaged since: the next refresh says so
+                except FileError:
+                    continue  # damaged or unreadable since: the next refresh says so
                 write_atomic(path, record_text(_renamed(data, old, new, game.date)))
                 changed += 1
         finally:  # also when the card refused a write: the index shows what is on it

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..saving.files import write_atomic
+from ..saving.files import FileError, FileMissing, read_json, write_atomic
 from .tokens import KEEP_OVER, newest
 
 log = logging.getLogger(__name__)
@@ -36,12 +36,11 @@ class OverLinks:
         if self.path is None:
             return ()
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+            data = read_json(self.path)
+        except FileMissing:
             return ()
-        except (OSError, ValueError, RecursionError) as exc:
-            log.info("phones: the old links are not readable (%s): starting afresh",
-                     type(exc).__name__)
+        except FileError as exc:
+            log.info("phones: the old links are not readable (%s): starting afresh", exc)
             return ()
         links = data.get("over") if isinstance(data, dict) else None
         if not isinstance(links, list):

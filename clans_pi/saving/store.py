@@ -34,7 +34,7 @@ from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..session import Seat, Session
-from .files import fsync_dir, move_into_place, temp_of, write_atomic
+from .files import FileError, fsync_dir, move_into_place, read_json, temp_of, write_atomic
 from .schema import SAVE_FORMAT, SchemaError, check_save, phone_links
 
 log = logging.getLogger(__name__)
@@ -152,7 +152,10 @@ class GameStore:
         players in turn order) to the record at ``path``, written at the reveal once they
         are worked out. Raises OSError (a card that refuses writes) or ValueError (the
         record is no longer a JSON object)."""
-        record = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            record = read_json(path, "record")
+        except FileError as exc:
+            raise ValueError(str(exc)) from None
         if not isinstance(record, dict):
             raise ValueError(f"{path}: not a record")
         record["guesses"] = guesses
@@ -228,11 +231,12 @@ class GameStore:
     def _read(self, path: Path, board: Board, chart: EpochChart) -> tuple[int, Session]:
         # A crafted file can hold anything JSON can: nesting deeper than Python recurses,
         # numbers beyond any integer (Infinity, NaN, 1e999) or too long to read, wrong types
-        # anywhere. Each is a damaged save, never a crash.
+        # anywhere. Each is a damaged save, never a crash: the guarded reader refuses the
+        # size, depth and long integers, the schema the rest.
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON
-            raise SaveError(f"{path}: not readable: {type(exc).__name__}") from None
+            doc = read_json(path)
+        except FileError as exc:
+            raise SaveError(str(exc)) from None
         return read_save(doc, board, chart, str(path))
 
     def _move_aside(self, path: Path, refused: list[OSError]) -> Path | None:

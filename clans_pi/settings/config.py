@@ -28,7 +28,6 @@ never touches a maker's config.toml; a wifi_name in config.toml wins over it.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ from typing import Any
 
 from .. import i18n
 from ..rules.constants import MAX_PLAYERS
-from ..saving.files import user_state_dir
+from ..saving.files import FileError, FileMissing, read_toml, user_state_dir
 from .options import DEFAULT_SIZE, FIFTH_CLANS, ROTATIONS, size_problem
 from .wifi import Hotspot, name_problem, password_problem
 
@@ -152,15 +151,9 @@ def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) 
     """Put the settings of one file onto ``config``; what is wrong goes to ``problems``."""
     try:
         # utf-8-sig: Windows' Notepad may begin a file it saves with a byte order mark.
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        problems.append(f"{path}: no such file; {unused}")
-        return
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(f"{path}: cannot read it ({exc}); {unused}")
-        return
-    except tomllib.TOMLDecodeError as exc:
-        problems.append(f"{path}: not valid TOML ({exc}); {unused}")
+        data = read_toml(path, encoding="utf-8-sig")
+    except FileError as exc:  # missing, unreadable, too big, not TOML: one line
+        problems.append(f"{exc}; {unused}")
         return
     for key in sorted(set(data) - set(TOP_LEVEL)):
         hint = (" (display settings go under [display])" if key in DISPLAY_KEYS else
@@ -360,13 +353,11 @@ def _read_hotspot_file(path: Path, config: Config) -> list[str]:
     """The Pi's own Wi-Fi, as the installer's --hotspot wrote it beside the settings (a
     [phones] table with wifi_name and wifi_password); no such file is no problem."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        data = read_toml(path)
+    except FileMissing:
         return []
-    except (OSError, UnicodeDecodeError) as exc:
-        return [f"{path}: cannot read it ({exc}); the Wi-Fi in it is not shown"]
-    except tomllib.TOMLDecodeError as exc:
-        return [f"{path}: not valid TOML ({exc}); the Wi-Fi in it is not shown"]
+    except FileError as exc:  # unreadable, too big, not TOML: one line
+        return [f"{exc}; the Wi-Fi in it is not shown"]
     problems = [f"{path}: unknown setting '{key}' (ignored; only [phones] belongs here)"
                 for key in sorted(set(data) - {"phones"})]
     phones = data.get("phones", {})

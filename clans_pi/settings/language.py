@@ -13,11 +13,13 @@ import logging
 from pathlib import Path
 
 from .. import i18n
-from ..saving.files import write_atomic
+from ..saving.files import FileError, FileMissing, read_text, write_atomic
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "language"
+#: The file holds one short code; anything longer than this is not a choice.
+LIMIT = 1024
 
 
 def chosen_language(settings_language: str, state_dir: Path | None) -> str:
@@ -36,12 +38,12 @@ class LanguageFile:
     def read(self) -> str | None:
         """The remembered code, or None (no file yet, or a bad one: logged)."""
         try:
-            text = self.path.read_text(encoding="utf-8").strip()
-        except FileNotFoundError:
+            text = read_text(self.path, limit=LIMIT).strip()
+        except FileMissing:
             return None
-        except (OSError, UnicodeError) as exc:
+        except FileError as exc:
             log.warning("%s: cannot read the remembered language (%s); the settings' "
-                        "language is used", self.path, exc)
+                        "language is used", self.path, exc.problem)
             return None
         if text not in i18n.LANGUAGES:
             log.warning("%s: %r is not a language (one of %s); the settings' language is "

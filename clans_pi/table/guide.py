@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..rules.constants import BIG_GROUP, CLANS, NUM_CLANS
 from ..rules.events import EpochChanged, Event, Moved, VillageFounded
-from ..saving.files import write_atomic
+from ..saving.files import FileError, FileMissing, read_json, write_atomic
 from ..session import Session
 
 log = logging.getLogger(__name__)
@@ -68,17 +68,11 @@ class GuideMemory:
 
     def _load(self, path: Path) -> None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+            data = read_json(path)
+        except FileMissing:
             return  # a new device: the guide is on
-        except (OSError, ValueError) as exc:  # ValueError: not UTF-8
-            self._warn(f"{path}: cannot read it ({type(exc).__name__}: {exc}); "
-                       "the guide is shown")
-            return
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            self._warn(f"{path}: not JSON ({exc}); the guide is shown")
+        except FileError as exc:  # unreadable, not JSON, too big or too deep
+            self._warn(f"{exc}; the guide is shown")
             return
         if (not isinstance(data, dict) or data.get("version") != 1
                 or not isinstance(data.get("done"), bool)):
