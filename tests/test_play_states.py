@@ -136,6 +136,10 @@ TABLE: list[tuple[PlayState, Any, tuple[Any, ...], PlayState, tuple[Any, ...]]] 
      (Say("Tap one of the new villages"),)),
     (PlayState(ChoosingOrder(1, 3, (7, 8, 9), (8,)), touch=Touch(8, None)), ps.release, (8, G),
      PlayState(ChoosingOrder(1, 3, (7, 8, 9), (8,))), (Say("That one is already in the order"),)),
+    # ... the last village, placed by itself, tapped next as the header asks: found them
+    (over(DONE, touch=Touch(9, None)), ps.release, (9, G), IDLE, (Play(1, 3, (8, 7, 9)),)),
+    (over(DONE, touch=Touch(7, None)), ps.release, (7, G), DONE,
+     (Say("That one is already in the order"),)),
     (over(HELD1, touch=Touch(1, None)), ps.release, (1, G), SEL1, (Repaint(),)),
     (over(HELD1, touch=Touch(1, 1)), ps.release, (1, G), IDLE, (Repaint(("header", "board")),)),
     (over(SEL1, touch=Touch(None, 1)), ps.release, (None, G), IDLE,

@@ -114,3 +114,92 @@ CUT_SHORT = (("start", 3, (480, 320)), ("start", 2, (1024, 768)),
 def test_the_start_screen_seat_texts_fit_every_player_count(screen, players, size):
     _check_fits(screen, size, DEFAULT_LOOK,
                 functools.partial(START_SCREENS[screen], players=players))
+
+
+def _touching(number: int, ink_px: int, ring: bool) -> list[tuple[int, int]]:
+    """The pixels of a badge's number (drawn blue) that touch its ring (green) or the
+    outside of its plate, side by side: a number kept inside has a clear pixel all round."""
+    from clans_pi.ui.icons import count_badge
+
+    fill, ink, green = (200, 0, 0), (0, 0, 200), (0, 200, 0)
+    badge = count_badge(number, ink_px, fill, ink, green if ring else None)
+    w, h = badge.get_size()
+
+    def is_(colour_at: int, p: tuple[int, int]) -> bool:  # the colour's channel leads
+        c = badge.get_at(p)
+        return c.a > 0 and c[colour_at] > max(c[k] for k in range(3) if k != colour_at)
+
+    text = [(x, y) for x in range(w) for y in range(h) if is_(2, (x, y))]
+    assert text, number
+
+    def bad(x: int, y: int) -> bool:
+        return (not (0 <= x < w and 0 <= y < h) or badge.get_at((x, y)).a == 0
+                or is_(1, (x, y)))
+
+    return [(x, y) for x, y in text
+            if any(bad(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))]
+
+
+@fault("display", "two-digit numbers on their plates (the chips 10 to 12, a count of 10 or more "
+       "on the board, the rules' last page) crossed the plate's ring and its round ends",
+       sees="every number whole inside its plate, a clear pixel all round",
+       kept="the game")
+@pytest.mark.parametrize("ink_px", [8, 12, 16])
+@pytest.mark.parametrize("ring", [True, False])
+def test_a_plate_s_number_stays_inside_its_plate_and_ring(ink_px, ring):
+    """Two-digit counts and chips (a ringed 10 on the board, the rules' chips 10 to 12) kept
+    inside the plate: no digit over the ring or off the plate's round ends."""
+    for number in (1, 7, 10, 11, 12, 24, 60):
+        assert _touching(number, ink_px, ring) == [], number
+
+
+@fault("display", "after the move that ended the game, the panel said whose turn it was and "
+       "'Tap huts to move them' under 'Epoch V begins' until the reveal",
+       sees="'Game over' and why (12th village, no move left) until the reveal",
+       kept="the game and its end")
+def test_the_finished_game_s_last_move_is_nobody_s_turn():
+    """While the game's last move is shown, before the reveal, the panel says the game is
+    over and why, not whose turn it is or what to tap (R18, R19)."""
+    from clans_pi.i18n import _
+    from clans_pi.rules.moves import Move
+    from clans_pi.rules.record import replay
+    from clans_pi.session import Session
+    from clans_pi.ui.screens.play import PlayScreen
+    from tests.ui_helpers import random_session
+
+    finished = random_session(3, seed=5, moves=10_000)
+    data = finished.to_record()
+    last = data["moves"].pop()
+    before = Session(replay(data, BOARD, CHART), finished.seats)
+    app, _clock = offscreen_app((800, 480))
+    app.table.session = before
+    app.table.seats = list(before.seats)
+    app.play()
+    order = tuple(last["order"]) if "order" in last else None
+    app.screen.play_move(Move(last["from"], last["to"], order))
+    assert before.is_over and isinstance(app.screen, PlayScreen)  # its last move, shown
+    app.full = True
+    app.redraw()
+    texts = [d.name for d in app.canvas.records if d.kind in ("text", "paragraph")]
+    assert _("Game over") in texts
+    assert f"Move {before.public().ply} · 12th village" in texts, texts
+    assert not [t for t in texts if "'s turn" in t or "Tap huts" in t], texts
+
+
+@fault("display", "ordering several new villages: after the first taps the last village took "
+       "its place by itself, and tapping it next, as the header says, was refused ('That one "
+       "is already in the order')",
+       sees="the tap on the last village founds them in the order shown (as Found does)",
+       kept="the move and its order")
+def test_tapping_the_last_village_placed_by_itself_founds_them():
+    from dataclasses import replace
+
+    from clans_pi.ui.screens import play_states as ps
+    from tests.test_play_states import DONE, ORDER, G
+
+    s = ORDER  # three new villages, 7, 8 and 9, waiting for their order
+    for t in (8, 7):  # 9 then takes the last place by itself
+        s = ps.release(replace(s, touch=ps.Touch(t, None)), t, G).state
+    assert s == DONE
+    step = ps.release(replace(s, touch=ps.Touch(9, None)), 9, G)
+    assert step.effects == (ps.Play(1, 3, (8, 7, 9)),)

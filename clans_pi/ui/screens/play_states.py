@@ -316,6 +316,10 @@ def _order_tap(s: PlayState, order: ChoosingOrder, t: int | None) -> Step:
     if t is None or t not in order.founds:
         return Step(s, (Say(_("Tap one of the new villages")),))
     if t in order.chosen:
+        if order.complete and t == order.chosen[-1]:
+            # The last village took its place by itself; tapping it next, as the header
+            # says, confirms the order (as Found does) rather than being refused.
+            return found(s)
         return Step(s, (Say(_("That one is already in the order")),))
     chosen = (*order.chosen, t)
     left = [v for v in order.founds if v not in chosen]
