@@ -130,6 +130,22 @@ def _reveal(app):
     app.reveal()
 
 
+def _reveal_long_names(app):
+    """The reveal of a game whose players' names are as long as a name may be (40 code
+    points: a record or an older version's save; the keyboard types 12): cut with an
+    ellipsis, in the rows and in the title."""
+    from clans_pi.rules.record import replay
+    from clans_pi.session import Seat, Session
+
+    played = finished_session(4)
+    data = played.to_record()
+    long = {n: f"{n} Wolkenstein-Ebersberg von und zu Au"[:40] for n in data["players"]}
+    data["players"] = [long[n] for n in data["players"]]
+    app.table.session = Session(replay(data, BOARD, CHART),
+                                [Seat(long[s.name], s.avatar, s.kind) for s in played.seats])
+    app.reveal()
+
+
 def _reveal_read(app):
     """The reveal once the reading of how well each player hid is there."""
     _reveal(app)
@@ -352,6 +368,7 @@ SCREENS = {
     "order": _order,
     "dialog": _dialog,
     "reveal": _reveal,
+    "reveal_long_names": _reveal_long_names,
     "final_board": _final_board,
     "past_replay": _past_replay("middle"),
     "past_replay_end": _past_replay("end"),
