@@ -130,20 +130,29 @@ def _reveal(app):
     app.reveal()
 
 
-def _reveal_long_names(app):
-    """The reveal of a game whose players' names are as long as a name may be (40 code
-    points: a record or an older version's save; the keyboard types 12): cut with an
-    ellipsis, in the rows and in the title."""
+def _long_names(played):
+    """``played`` with each player's name as long as a name may be (40 code points: a
+    record or an older version's save; the keyboard types 12)."""
     from clans_pi.rules.record import replay
     from clans_pi.session import Seat, Session
 
-    played = finished_session(4)
     data = played.to_record()
     long = {n: f"{n} Wolkenstein-Ebersberg von und zu Au"[:40] for n in data["players"]}
     data["players"] = [long[n] for n in data["players"]]
-    app.table.session = Session(replay(data, BOARD, CHART),
-                                [Seat(long[s.name], s.avatar, s.kind) for s in played.seats])
+    return Session(replay(data, BOARD, CHART),
+                   [Seat(long[s.name], s.avatar, s.kind) for s in played.seats])
+
+
+def _reveal_long_names(app):
+    """The reveal with the longest names: cut with an ellipsis, in the rows and the title."""
+    app.table.session = _long_names(finished_session(4))
     app.reveal()
+
+
+def _play_long_names(app):
+    """The play screen with the longest names: cut with an ellipsis in the seats' rows."""
+    app.table.session = _long_names(random_session(4, moves=20))
+    app.play()
 
 
 def _reveal_read(app):
@@ -369,6 +378,7 @@ SCREENS = {
     "dialog": _dialog,
     "reveal": _reveal,
     "reveal_long_names": _reveal_long_names,
+    "play_long_names": _play_long_names,
     "final_board": _final_board,
     "past_replay": _past_replay("middle"),
     "past_replay_end": _past_replay("end"),
