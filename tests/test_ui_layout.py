@@ -130,6 +130,31 @@ def _reveal(app):
     app.reveal()
 
 
+def _long_names(played):
+    """``played`` with each player's name as long as a name may be (40 code points: a
+    record or an older version's save; the keyboard types 12)."""
+    from clans_pi.rules.record import replay
+    from clans_pi.session import Seat, Session
+
+    data = played.to_record()
+    long = {n: f"{n} Wolkenstein-Ebersberg von und zu Au"[:40] for n in data["players"]}
+    data["players"] = [long[n] for n in data["players"]]
+    return Session(replay(data, BOARD, CHART),
+                   [Seat(long[s.name], s.avatar, s.kind) for s in played.seats])
+
+
+def _reveal_long_names(app):
+    """The reveal with the longest names: cut with an ellipsis, in the rows and the title."""
+    app.table.session = _long_names(finished_session(4))
+    app.reveal()
+
+
+def _play_long_names(app):
+    """The play screen with the longest names: cut with an ellipsis in the seats' rows."""
+    app.table.session = _long_names(random_session(4, moves=20))
+    app.play()
+
+
 def _reveal_read(app):
     """The reveal once the reading of how well each player hid is there."""
     _reveal(app)
@@ -352,6 +377,8 @@ SCREENS = {
     "order": _order,
     "dialog": _dialog,
     "reveal": _reveal,
+    "reveal_long_names": _reveal_long_names,
+    "play_long_names": _play_long_names,
     "final_board": _final_board,
     "past_replay": _past_replay("middle"),
     "past_replay_end": _past_replay("end"),

@@ -272,3 +272,28 @@ def test_the_list_waits_for_the_first_reading_without_freezing(tmp_path):
     clock.advance(200)
     assert screen.tick(clock()) and not screen.reading and len(screen.games) == 3
     assert screen.wakeup() is None
+
+
+def test_a_record_with_a_name_of_ten_thousand_characters_is_left_out(tmp_path, caplog):
+    """A name no keyboard could type (10,000 letters, or 10,000 combining marks on one
+    letter) is refused where the record is read: the list leaves the game out with one log
+    line, as for a damaged record, and draws the others."""
+    from tests.history_helpers import finished_record, write_record
+
+    paths = family_games(tmp_path / "records", 2)
+    for k, name in enumerate(["A" * 10_000, "a" + "\u0301" * 9_999]):
+        record = finished_record([("Ann", "fox", "human"), ("Ben", "owl", "human")], 7 + k)
+        record["players"] = [name if p == "Ann" else p for p in record["players"]]
+        record["table"]["seats"][0]["name"] = name
+        write_record(tmp_path / "records", record, f"20200101-00000{k}-{k:010d}.json")
+    history = History(tmp_path / "records", BOARD, CHART)
+    games = history.refresh()
+    assert sorted(g.file for g in games) == sorted(p.name for p in paths)
+    said = [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
+    assert len(said) == 2 and all("name is 10000 characters long" in s for s in said), said
+    app, _ = _app(tmp_path)
+    app.start_menu()
+    screen = _list(app)
+    texts = _texts(app)
+    assert {g.file for g in screen.games} == {p.name for p in paths}
+    assert not any(len(t) > 100 for t in texts)

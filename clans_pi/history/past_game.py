@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ..rules.board import Board
-from ..rules.constants import CLANS
+from ..rules.constants import CLANS, MAX_NAME_LENGTH
 from ..rules.epochs import EpochChart
 from ..rules.errors import RecordError
 from ..rules.record import replay
@@ -194,7 +194,8 @@ def game_from_json(file: str, data: Any) -> PastGame:
     for row in data["players"]:
         name, avatar, kind, clan, points, chips, score, winner, right, guessed = row
         if not (isinstance(name, str) and isinstance(avatar, str) and isinstance(kind, str)
-                and clan in CLANS and isinstance(winner, bool)):
+                and clan in CLANS and isinstance(winner, bool)
+                and 0 < len(name) <= MAX_NAME_LENGTH):  # as the rules bound it
             raise ValueError("bad player")
         players.append(PastPlayer(name, avatar, kind, clan, int(points), int(chips),
                                   int(score), winner, int(right), int(guessed)))

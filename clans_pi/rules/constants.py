@@ -18,4 +18,9 @@ HUTS_PER_CLAN: Final = 12  # R3
 NUM_CHIPS: Final = 12  # R4
 MIN_PLAYERS: Final = 2  # R6
 MAX_PLAYERS: Final = 4  # R6
+#: The longest player's name a game, save or record may hold, in code points: the on-screen
+#: keyboard's 12 letters (ui.screens.names.MAX_NAME) with room for a computer's name in any
+#: language ("Owl (Hard)") and older versions' names. Counted in code points, not letters,
+#: so that a letter cannot carry thousands of combining marks either.
+MAX_NAME_LENGTH: Final = 40
 BIG_GROUP: Final = 7  # R9

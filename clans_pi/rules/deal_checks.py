@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .board import Board
-from .constants import CLAN_INDEX, CLANS, MAX_PLAYERS, MIN_PLAYERS
+from .constants import CLAN_INDEX, CLANS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS
 from .errors import SetupError
 
 
@@ -43,13 +43,19 @@ def check_players(players: Sequence[str], clans: Sequence[str]) -> None:
 
 
 def check_names(players: Sequence[str]) -> None:
-    """Check the number of players (R6) and that each has a name of their own."""
+    """Check the number of players (R6) and that each has a name of their own, at most
+    :data:`MAX_NAME_LENGTH` code points long (the error never repeats a long name)."""
     if isinstance(players, str) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SetupError(
             f"players: {MIN_PLAYERS} to {MAX_PLAYERS} players play (R6), not {len(players)}"
         )
     for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
+        if not isinstance(name, str):
+            raise SetupError(f"players: player {i} needs a name, not a {type(name).__name__}")
+        if len(name) > MAX_NAME_LENGTH:
+            raise SetupError(f"players: player {i}'s name is {len(name)} characters long; "
+                             f"a name has at most {MAX_NAME_LENGTH}")
+        if not name.strip():
             raise SetupError(f"players: player {i} needs a name, not {name!r}")
         if name in players[:i]:
             raise SetupError(f"players: two players are called {name!r}; names must differ")

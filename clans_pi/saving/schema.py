@@ -22,15 +22,16 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct, field
 
-from ..rules.constants import CLANS, MAX_PLAYERS, MIN_PLAYERS, NUM_TERRITORIES
+from ..rules.constants import CLANS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, NUM_TERRITORIES
 
 SAVE_FORMAT = "clans-save/1"
 
 #: Text shown on the screen: no control characters, no lone surrogates (not UTF-8).
 _SHOWN = r"^[^\x00-\x1f\x7f\ud800-\udfff]*\Z"
 #: A player's name: what the on-screen keyboard lets a family type (12 letters), with room
-#: for the headless game's and older versions' names.
-Name = Annotated[str, Meta(min_length=1, max_length=40, pattern=_SHOWN)]
+#: for the headless game's and older versions' names; the rules hold records to the same
+#: bound (MAX_NAME_LENGTH code points: combining marks count).
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH, pattern=_SHOWN)]
 #: An avatar's key ("" lets the screen choose one; an unknown key is drawn as "").
 Avatar = Annotated[str, Meta(max_length=32, pattern=r"^[a-z0-9_-]*\Z")]
 #: Who plays a seat: a person, a computer level, or the headless game's random mover.

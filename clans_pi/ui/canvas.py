@@ -238,6 +238,19 @@ def _smooth(text: str, px: int, color: Color) -> pygame.Surface:
     return pygame.transform.smoothscale(big, size)
 
 
+#: The most code points of one text the font renderer is given, measuring or drawing: more
+#: than any line of the screen holds (a line at the smallest size is about 130 letters wide
+#: at 800 pixels), few enough that the renderer never meets unbounded text (a 10,000-letter
+#: name made SDL_ttf crash; 10,000 combining marks have no width, so only a count bounds
+#: them). Text beyond it is cut before it is measured or drawn.
+MAX_DRAWN = 400
+
+
+def _bounded(text: str) -> str:
+    """``text`` cut to :data:`MAX_DRAWN` code points (what the font renderer may get)."""
+    return text if len(text) <= MAX_DRAWN else text[:MAX_DRAWN]
+
+
 @functools.lru_cache(maxsize=2048)
 def _rendered(path: str | None, text: str, px: int, color: Color) -> pygame.Surface:
     if path is None:
@@ -257,8 +270,9 @@ def _rendered(path: str | None, text: str, px: int, color: Color) -> pygame.Surf
 
 def rendered(text: str, px: int, color: Color) -> pygame.Surface:
     """``text`` rendered anti-aliased at ``px`` in ``color`` (cached): in the face in use,
-    runs of characters it has no glyph for in the bundled font."""
-    return _rendered(_face, text, px, color)
+    runs of characters it has no glyph for in the bundled font. At most :data:`MAX_DRAWN`
+    code points of ``text`` are drawn."""
+    return _rendered(_face, _bounded(text), px, color)
 
 
 def numeral(text: str, px: int, color: Color, *, width: int | None = None,
@@ -282,6 +296,7 @@ def text_height(px: int) -> int:
 
 def text_width(text: str, px: int) -> int:
     """How wide :func:`rendered` draws ``text`` at ``px`` (what wrapping measures)."""
+    text = _bounded(text)
     if _face is None and max(MIN_FONT, px) < SMOOTH_BELOW and text:
         return -(-_font(None, max(MIN_FONT, px) * SUPERSAMPLE).size(text)[0] // SUPERSAMPLE)
     if _face is None or not _lacking(_face, text):
@@ -300,12 +315,19 @@ def fit_size(text: str, px: int, width: int, min_px: int | None = None) -> int:
 
 
 def shortened(text: str, px: int, width: int) -> str:
-    """``text``, cut short with an ellipsis when it is wider than ``width`` at ``px``."""
-    if text_width(text, px) <= width:
+    """``text``, cut short with an ellipsis when it is wider than ``width`` at ``px`` or
+    longer than :data:`MAX_DRAWN` code points. The cut is found by halving: a few dozen
+    measurements whatever the length (widths grow with the text kept)."""
+    if len(text) <= MAX_DRAWN and text_width(text, px) <= width:
         return text
-    while text and text_width(text + "…", px) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    fits, wide = 0, min(len(text), MAX_DRAWN - 1)  # text[:fits] + "…" fits (or fits == 0)
+    while fits < wide:
+        mid = (fits + wide + 1) // 2
+        if text_width(text[:mid] + "…", px) <= width:
+            fits = mid
+        else:
+            wide = mid - 1
+    return text[:fits].rstrip() + "…"
 
 
 #: Characters no line may start with (kinsoku, roughly): closing marks and small kana.
@@ -372,7 +394,7 @@ def wrap(text: str, px: int, width: int) -> list[str]:
         plain = font(px)  # (the bundled font is measured as drawn, smoothed: text_width)
         for piece, spaced in _tokens(para):
             trial = piece if not line else f"{line}{' ' if spaced else ''}{piece}"
-            wide = plain.size(trial)[0] if one_face else text_width(trial, px)
+            wide = plain.size(_bounded(trial))[0] if one_face else text_width(trial, px)
             if line and wide > width:
                 lines.append(line)
                 line = piece

@@ -22,7 +22,7 @@ import pygame
 from ...history.hiding import SEAT_BLIND
 from ...i18n import _
 from ..board_view import BoardView
-from ..canvas import Canvas, line_size
+from ..canvas import Canvas, line_size, shortened
 from ..hiding_chart import Line, draw_chart, draw_ring, percent_label
 from ..icons import draw_arrow, draw_pause, draw_play, draw_step, hut_icon
 from ..layout import play_layout, split_h, split_v
@@ -382,7 +382,8 @@ class ReplayScreen(Screen):
         draw_avatar(canvas, seat, k, pic)
         if moved:
             _draw_moved_mark(canvas.surface, pic)
-        canvas.text(seat.name, name, px, name_ink, align="left")
+        canvas.text(shortened(seat.name, canvas.least_px, name.width), name, px, name_ink,
+                    align="left")
         icon_side = min(clan.height, round(px * 1.3))
         icon = pygame.Rect(clan.left, clan.centery - icon_side // 2, icon_side, icon_side)
         canvas.surface.blit(hut_icon(player.clan, icon_side, look=self.app.look), icon)

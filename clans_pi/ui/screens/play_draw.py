@@ -16,7 +16,7 @@ from ...i18n import _, ngettext
 from ...rules import END_TWELFTH_VILLAGE
 from ...rules.constants import CLANS
 from ..board_view import ORDER_PLATE
-from ..canvas import Canvas, line_size, numeral, rendered, text_width
+from ..canvas import Canvas, line_size, numeral, rendered, shortened, text_width
 from ..icons import count_badge, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import split_h, split_v
 from ..panel import (
@@ -216,7 +216,8 @@ class PlayPicture(Screen):
                                    - lay.pad, inner.height)  # picture says who
                 draw_chips(canvas, body, held, lay.px(18), count_only=True)
                 continue
-            canvas.text(s.name, name, lay.px(22), ACCENT if active else TEXT, align="left",
+            canvas.text(shortened(s.name, canvas.least_px, name.width), name, lay.px(22),
+                        ACCENT if active else TEXT, align="left",
                         min_px=canvas.least_px)
             draw_chips(canvas, chips, held, lay.px(18))
 
@@ -236,8 +237,10 @@ class PlayPicture(Screen):
             canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply, doing=why), sub,
                              lay.px(18), TEXT_DIM, align="left")
         else:
-            canvas.text(_("{name}'s turn").format(name=seat.name), top, lay.px(24), TEXT,
-                        align="left", min_px=canvas.least_px)
+            turn = _("{name}'s turn")
+            room = top.width - text_width(turn.format(name=""), canvas.least_px)
+            canvas.text(turn.format(name=shortened(seat.name, canvas.least_px, room)), top,
+                        lay.px(24), TEXT, align="left", min_px=canvas.least_px)
             canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply + 1,
                                                            doing=self._doing(seat.is_human)),
                              sub, lay.px(18), TEXT_DIM, align="left")

@@ -17,7 +17,7 @@ from ...bots.calibration import likeliest
 from ...history.hiding import SEAT_BLIND, record_of_view
 from ...i18n import N_, _
 from ...session import Session
-from ..canvas import Canvas
+from ..canvas import Canvas, shortened
 from ..guess_words import how_sure
 from ..hiding_chart import Line, draw_chart, draw_ring
 from ..icons import draw_crown, hut_icon
@@ -176,7 +176,11 @@ class ResultsScreen(Screen):
         obs = self.session.public()
         assert obs.revealed_clans is not None and obs.scores is not None
         canvas.fill(BG)
-        winners = [self.session.seats[self.session.seat_of(p)].name for p in obs.winners]
+        # A name longer than the keyboard types (an older version's, a record's) is cut
+        # with an ellipsis: the title keeps its "wins!".
+        share = self.title.width // (len(obs.winners) + 1)
+        winners = [shortened(self.session.seats[self.session.seat_of(p)].name, self.px(18),
+                             share) for p in obs.winners]
         if len(winners) == 1:
             headline = _("{name} wins!").format(name=winners[0])
         elif len(winners) == 2:
@@ -215,7 +219,8 @@ class ResultsScreen(Screen):
             crown = round(who.height * 0.45) if won else 0
             name = pygame.Rect(pic.right + 6, who.top, who.right - pic.right - 12 - crown,
                                who.height)
-            drawn = canvas.text(self.session.seats[seat].name, name, self.px(22),
+            shown = shortened(self.session.seats[seat].name, canvas.least_px, name.width)
+            drawn = canvas.text(shown, name, self.px(22),
                                 ACCENT if won else TEXT, align="left")
             if won:
                 draw_crown(canvas.surface, pygame.Rect(drawn.right + 6,
