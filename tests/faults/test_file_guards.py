@@ -41,7 +41,7 @@ SAID = {"3000-deep": "nested deeper than 64 levels",
         "5000-digit-integer": "an integer longer than 30 digits"}
 
 
-@fault("save", "a file given to `clans-pi play --load`, `render` or `replay` nested 3,000 or "
+@fault("save", "a file given to `clans-pi play --load FILE`, `render` or `replay` nested 3,000 or "
        "100,000 deep, or a record with a 5,000-digit integer",
        sees="one line naming the file and what is wrong; exit 1",
        kept="the file, untouched")

@@ -54,8 +54,8 @@ def long_record(tmp_path, request) -> Path:
 
 
 @fault("save", "a record whose player's name is 10,000 letters (or 10,000 combining marks) "
-       "drawn (`clans-pi render RECORD --screen reveal` or `--screen hiding`) or replayed "
-       "(`clans-pi replay`)",
+       "drawn (`clans-pi render RECORD --screen reveal -o OUT.png` or `--screen hiding`) or "
+       "replayed (`clans-pi replay`)",
        sees=f"one line: the name is longer than a name may be ({MAX_NAME_LENGTH} characters); "
        "exit 1, no picture, no crash",
        kept="the record, untouched")
@@ -75,7 +75,7 @@ def test_a_record_with_a_name_of_ten_thousand_characters(long_record, tmp_path):
 
 
 @fault("save", "a save with a valid checksum whose player's name is 10,000 letters (or "
-       "10,000 combining marks), drawn (`clans-pi render SAVE --screen reveal`)",
+       "10,000 combining marks), drawn (`clans-pi render SAVE --screen reveal -o OUT.png`)",
        sees="one line: the name is longer than a name may be; exit 1, no picture, no crash",
        kept="the save, untouched")
 @pytest.mark.parametrize("kind", ["plain", "marks"])

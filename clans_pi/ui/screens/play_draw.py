@@ -238,7 +238,8 @@ class PlayPicture(Screen):
                              lay.px(18), TEXT_DIM, align="left")
         else:
             turn = _("{name}'s turn")
-            room = top.width - text_width(turn.format(name=""), canvas.least_px)
+            # (a few pixels spare: the name and the words around it kern where they meet)
+            room = top.width - text_width(turn.format(name=""), canvas.least_px) - lay.px(4)
             canvas.text(turn.format(name=shortened(seat.name, canvas.least_px, room)), top,
                         lay.px(24), TEXT, align="left", min_px=canvas.least_px)
             canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply + 1,

@@ -17,7 +17,7 @@ from ...bots.calibration import likeliest
 from ...history.hiding import SEAT_BLIND, record_of_view
 from ...i18n import N_, _
 from ...session import Session
-from ..canvas import Canvas, shortened
+from ..canvas import Canvas, shortened, text_width
 from ..guess_words import how_sure
 from ..hiding_chart import Line, draw_chart, draw_ring
 from ..icons import draw_crown, hut_icon
@@ -178,17 +178,10 @@ class ResultsScreen(Screen):
         canvas.fill(BG)
         # A name longer than the keyboard types (an older version's, a record's) is cut
         # with an ellipsis: the title keeps its "wins!".
-        share = self.title.width // (len(obs.winners) + 1)
-        winners = [shortened(self.session.seats[self.session.seat_of(p)].name, self.px(18),
-                             share) for p in obs.winners]
-        if len(winners) == 1:
-            headline = _("{name} wins!").format(name=winners[0])
-        elif len(winners) == 2:
-            headline = _("{first} and {second} share the win!").format(first=winners[0],
-                                                                      second=winners[1])
-        else:
-            headline = _("{names} and {last} share the win!").format(
-                names=_(", ").join(winners[:-1]), last=winners[-1])
+        names = [self.session.seats[self.session.seat_of(p)].name for p in obs.winners]
+        rest = text_width(_headline([""] * len(names)), self.px(18))  # the words around
+        share = max(0, (self.title.width - rest - self.px(4)) // len(names))
+        headline = _headline([shortened(name, self.px(18), share) for name in names])
         # Shrinks further than other titles: two or three long names in German are wide.
         canvas.text(headline, self.title, self.px(40), ACCENT, min_px=self.px(18))
         reason = REASONS.get(obs.end or "")
@@ -333,3 +326,14 @@ class RevealScreen(ResultsScreen):
             right = clan == obs.revealed_clans[p]
             canvas.text(how_sure(sure), text, self.px(16), GOOD if right else TEXT_DIM,
                         align="left")
+
+
+def _headline(winners: list[str]) -> str:
+    """The reveal's title: who won, or who share the win (R21)."""
+    if len(winners) == 1:
+        return _("{name} wins!").format(name=winners[0])
+    if len(winners) == 2:
+        return _("{first} and {second} share the win!").format(first=winners[0],
+                                                             second=winners[1])
+    return _("{names} and {last} share the win!").format(names=_(", ").join(winners[:-1]),
+                                                        last=winners[-1])
