@@ -60,6 +60,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -397,15 +399,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_listening(port: int, proc: subprocess.Popen[bytes]) -> None:
+def wait_serving(port: int, token: str, proc: subprocess.Popen[bytes]) -> None:
+    """Until the game's phone server answers ``token``'s page: it listens first and takes
+    the saved game's links a moment later (a phone that comes in between is told its link
+    is wrong and tries again by itself; a helper started then would stop)."""
     deadline = time.monotonic() + SETTLE_TIMEOUT_S
     while time.monotonic() < deadline and proc.poll() is None:
         try:
-            socket.create_connection((LOOPBACK, port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the game's phone server never listened on {LOOPBACK}:{port}")
+            with urllib.request.urlopen(f"http://{LOOPBACK}:{port}/p/{token}", timeout=2):
+                return
+        except (OSError, urllib.error.HTTPError):
+            time.sleep(0.2)
+    raise RuntimeError(f"the game's phone server never served its links on {LOOPBACK}:{port}")
 
 
 def phone_idle(session: Session, tmp: Path, seconds: float,
@@ -424,7 +429,7 @@ def phone_idle(session: Session, tmp: Path, seconds: float,
     base = f"http://{LOOPBACK}:{port}"
     with game("--load", str(tmp / "saved" / "game.json"), "--config", str(config),
               "--state-dir", str(tmp / "state")) as proc:
-        wait_listening(port, proc)
+        wait_serving(port, next(iter(tokens.tokens.values())), proc)
         with phone_helper("hold", base, tokens.tokens):
             settle(proc)
             idle_cpu = cpu_percent(proc, seconds)
