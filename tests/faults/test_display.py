@@ -203,3 +203,33 @@ def test_tapping_the_last_village_placed_by_itself_founds_them():
     assert s == DONE
     step = ps.release(replace(s, touch=ps.Touch(9, None)), 9, G)
     assert step.effects == (ps.Play(1, 3, (8, 7, 9)),)
+
+
+@fault("display", "Past games, a game, its result: the winner's name cut short ('Owl (Norm'), "
+       "the crown beside it taking its room",
+       sees="the winner's name whole, as the other players' are, the crown on the picture",
+       kept="the game's record")
+@pytest.mark.parametrize("code", ["en", "de"])
+def test_the_past_result_shows_the_winner_s_name_whole(code):
+    from clans_pi.history.replay import GameReplay
+    from clans_pi.ui.screens.past_replay import ReplayScreen
+    from tests.test_ui_layout import act
+    from tests.ui_helpers import finished_session
+
+    session = finished_session(4)
+    record = session.to_record()
+    winner = session.public().winners[0]
+    record["players"] = ["Ann", "Bo", "Cy", "Dee"]
+    record["players"][winner] = "Owl (Normal)"
+    with language(code):
+        app, _clock = offscreen_app((800, 480))
+        screen = ReplayScreen(app, GameReplay(record, "x.json", BOARD, CHART),
+                              back=app.start_menu)
+        app.show(screen)
+        while screen.button("epoch_next").enabled:
+            act(screen, "epoch_next")
+        act(screen, "result")
+        app.full = True
+        app.redraw()
+        names = [d.name for d in app.canvas.records if d.kind == "text"]
+        assert "Owl (Normal)" in names, names

@@ -209,15 +209,16 @@ class ResultsScreen(Screen):
             side = min(who.height, who.width * 2 // 5)
             pic = pygame.Rect(who.left, who.centery - side // 2, side, side)
             draw_avatar(canvas, self.session.seats[seat], seat, pic)
-            crown = round(who.height * 0.45) if won else 0
-            name = pygame.Rect(pic.right + 6, who.top, who.right - pic.right - 12 - crown,
-                               who.height)
+            # The winner's crown sits on the picture, so that the name keeps the cell's
+            # whole width (beside the name it cut "Hedgehog (Hard)" short).
+            name = pygame.Rect(pic.right + 6, who.top, who.right - pic.right - 12, who.height)
             shown = shortened(self.session.seats[seat].name, canvas.least_px, name.width)
-            drawn = canvas.text(shown, name, self.px(22),
-                                ACCENT if won else TEXT, align="left")
+            canvas.text(shown, name, self.px(22), ACCENT if won else TEXT, align="left")
             if won:
-                draw_crown(canvas.surface, pygame.Rect(drawn.right + 6,
-                           who.centery - crown // 2, crown, crown), ACCENT)
+                crown = round(side * 0.5)
+                draw_crown(canvas.surface, pygame.Rect(pic.right - crown * 3 // 4,
+                                                       pic.top - crown // 4, crown, crown),
+                           ACCENT)
             side = min(clan_cell.height * 3 // 4,
                        clan_cell.width * (1 if self.narrow else 2) // (1 if self.narrow else 5))
             icon = pygame.Rect(clan_cell.left, clan_cell.centery - side // 2, side, side)
