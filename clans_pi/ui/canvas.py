@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -328,6 +328,16 @@ def shortened(text: str, px: int, width: int) -> str:
         else:
             wide = mid - 1
     return text[:fits].rstrip() + "…"
+
+
+def shortened_in(frame: Callable[[list[str]], str], names: Sequence[str], px: int,
+                 width: int, spare: int) -> str:
+    """``frame`` (a sentence around ``names``) with each name cut short so that the whole
+    fits ``width`` at ``px``: the words around keep their room, the names share the rest
+    (less ``spare`` pixels: names and words kern where they meet)."""
+    rest = text_width(frame([""] * len(names)), px)
+    share = max(0, (width - rest - spare) // max(1, len(names)))
+    return frame([shortened(name, px, share) for name in names])
 
 
 #: Characters no line may start with (kinsoku, roughly): closing marks and small kana.

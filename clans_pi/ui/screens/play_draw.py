@@ -16,7 +16,7 @@ from ...i18n import _, ngettext
 from ...rules import END_TWELFTH_VILLAGE
 from ...rules.constants import CLANS
 from ..board_view import ORDER_PLATE
-from ..canvas import Canvas, line_size, numeral, rendered, shortened, text_width
+from ..canvas import Canvas, line_size, numeral, rendered, shortened, shortened_in, text_width
 from ..icons import count_badge, draw_arrow, draw_eye, draw_spinner, hut_icon
 from ..layout import split_h, split_v
 from ..panel import (
@@ -237,11 +237,9 @@ class PlayPicture(Screen):
             canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply, doing=why), sub,
                              lay.px(18), TEXT_DIM, align="left")
         else:
-            turn = _("{name}'s turn")
-            # (a few pixels spare: the name and the words around it kern where they meet)
-            room = top.width - text_width(turn.format(name=""), canvas.least_px) - lay.px(4)
-            canvas.text(turn.format(name=shortened(seat.name, canvas.least_px, room)), top,
-                        lay.px(24), TEXT, align="left", min_px=canvas.least_px)
+            turn = shortened_in(lambda n: _("{name}'s turn").format(name=n[0]), [seat.name],
+                                canvas.least_px, top.width, lay.px(4))
+            canvas.text(turn, top, lay.px(24), TEXT, align="left", min_px=canvas.least_px)
             canvas.paragraph(_("Move {n} · {doing}").format(n=obs.ply + 1,
                                                            doing=self._doing(seat.is_human)),
                              sub, lay.px(18), TEXT_DIM, align="left")

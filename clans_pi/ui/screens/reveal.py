@@ -17,7 +17,7 @@ from ...bots.calibration import likeliest
 from ...history.hiding import SEAT_BLIND, record_of_view
 from ...i18n import N_, _
 from ...session import Session
-from ..canvas import Canvas, shortened, text_width
+from ..canvas import Canvas, shortened, shortened_in
 from ..guess_words import how_sure
 from ..hiding_chart import Line, draw_chart, draw_ring
 from ..icons import draw_crown, hut_icon
@@ -179,9 +179,7 @@ class ResultsScreen(Screen):
         # A name longer than the keyboard types (an older version's, a record's) is cut
         # with an ellipsis: the title keeps its "wins!".
         names = [self.session.seats[self.session.seat_of(p)].name for p in obs.winners]
-        rest = text_width(_headline([""] * len(names)), self.px(18))  # the words around
-        share = max(0, (self.title.width - rest - self.px(4)) // len(names))
-        headline = _headline([shortened(name, self.px(18), share) for name in names])
+        headline = shortened_in(_headline, names, self.px(18), self.title.width, self.px(4))
         # Shrinks further than other titles: two or three long names in German are wide.
         canvas.text(headline, self.title, self.px(40), ACCENT, min_px=self.px(18))
         reason = REASONS.get(obs.end or "")
@@ -209,8 +207,7 @@ class ResultsScreen(Screen):
             side = min(who.height, who.width * 2 // 5)
             pic = pygame.Rect(who.left, who.centery - side // 2, side, side)
             draw_avatar(canvas, self.session.seats[seat], seat, pic)
-            # The winner's crown sits on the picture, so that the name keeps the cell's
-            # whole width (beside the name it cut "Hedgehog (Hard)" short).
+            # The winner's crown sits on the picture: the name has the cell's whole width.
             name = pygame.Rect(pic.right + 6, who.top, who.right - pic.right - 12, who.height)
             shown = shortened(self.session.seats[seat].name, canvas.least_px, name.width)
             canvas.text(shown, name, self.px(22), ACCENT if won else TEXT, align="left")
