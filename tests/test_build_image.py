@@ -23,6 +23,8 @@ from clans_pi.settings.config import Config, load_config
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "scripts" / "build-image" / "build"
 TEMPLATE = REPO / "scripts" / "build-image" / "clans-pi.toml"
+WIZARD_SH = REPO / "scripts" / "build-image" / "wizard.sh"
+WIZARD = "userconfig.service"
 TOOLS = ("sfdisk", "mkfs.vfat", "mcopy", "mkfs.ext4", "losetup", "unshare")
 root_only = pytest.mark.skipif(
     os.geteuid() != 0 or any(shutil.which(t) is None for t in TOOLS),
@@ -182,3 +184,120 @@ def test_too_little_room_to_unpack_is_said_before_anything_is_written(tmp_path):
     assert done.stderr.splitlines()[0] == \
         f"build: not enough room in {small}: 1604 MiB needed, 64 MiB free", done.stderr
     _nothing_left(img, small)
+
+
+# --- the first-boot wizard switched off ----------------------------------------------------
+# userconf-pi's unit as Raspberry Pi OS ships it (in /lib/systemd/system), in short.
+WIZARD_UNIT = """[Unit]
+Description=User configuration dialog
+[Service]
+Type=oneshot
+ExecStart=/usr/lib/userconf-pi/userconf-service
+TTYPath=/dev/tty8
+[Install]
+WantedBy=multi-user.target
+"""
+needs_systemctl = pytest.mark.skipif(shutil.which("systemctl") is None,
+                                     reason="needs systemctl (systemd) to act on a directory")
+
+
+def wizard_base(root: Path, layout: str) -> Path:
+    """A base's systemd directories with the first-boot wizard's unit laid out as ``layout``:
+
+    lib-only         the package's unit in /lib (/usr/lib: /lib is a link to usr/lib, as on
+                     Raspberry Pi OS), enabled (a link in multi-user.target.wants)
+    copy-in-etc      besides, a copy of it in /etc/systemd/system, enabled from there (as an
+                     earlier customisation tool may leave it)
+    link-in-etc      besides, a link to the /lib one in /etc/systemd/system
+    only-in-etc      no package's unit: a unit made in /etc/systemd/system, enabled
+    already-masked   /etc/systemd/system/userconfig.service a link to /dev/null, an
+                     enablement link left over
+    """
+    etc = root / "etc/systemd/system"
+    (etc / "multi-user.target.wants").mkdir(parents=True)
+    (root / "usr/lib/systemd/system").mkdir(parents=True)
+    (root / "lib").symlink_to("usr/lib")
+    wants = etc / "multi-user.target.wants" / WIZARD
+    if layout != "only-in-etc":
+        (root / "usr/lib/systemd/system" / WIZARD).write_text(WIZARD_UNIT)
+        wants.symlink_to(f"/lib/systemd/system/{WIZARD}")
+    if layout in ("copy-in-etc", "only-in-etc"):
+        (etc / WIZARD).write_text(WIZARD_UNIT)
+        wants.unlink(missing_ok=True)
+        wants.symlink_to(f"/etc/systemd/system/{WIZARD}")
+    elif layout == "link-in-etc":
+        (etc / WIZARD).symlink_to(f"/lib/systemd/system/{WIZARD}")
+    elif layout == "already-masked":
+        (etc / WIZARD).symlink_to("/dev/null")
+    return root
+
+
+def wizard_off(root: Path, log: Path, *,
+               systemctl: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """build's step, on ``root`` (a directory), with this machine's systemctl --root (or
+    the ``systemctl`` command given, which gets --root=ROOT and systemctl's arguments)."""
+    command = systemctl or ("systemctl",)
+    return subprocess.run(
+        ["bash", "-c", 'set -euo pipefail; . "$1"; root="$2" unit="$3" log="$4"; shift 4; '
+         'wizard_off "$root" "$unit" "$log" "$@" --root="$root"',
+         "bash", str(WIZARD_SH), str(root), WIZARD, str(log), *command],
+        capture_output=True, text=True, timeout=60, check=False)
+
+
+def wizard_links(root: Path) -> list[str]:
+    """What starts the wizard at boot: links of its name in /etc/systemd/system's
+    *.wants and *.requires directories."""
+    etc = root / "etc/systemd/system"
+    # (Not glob: it passes over links whose target, read on this machine, is missing.)
+    return sorted(str((d / WIZARD).relative_to(root)) for d in etc.iterdir()
+                  if d.suffix in (".wants", ".requires") and (d / WIZARD).is_symlink())
+
+
+@needs_systemctl
+@pytest.mark.parametrize("layout", ["lib-only", "copy-in-etc", "link-in-etc", "only-in-etc",
+                                    "already-masked"])
+def test_the_wizard_is_masked_whatever_the_base_holds(tmp_path, layout):
+    root = wizard_base(tmp_path / "root", layout)
+    done = wizard_off(root, tmp_path / "build.log")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert os.readlink(root / "etc/systemd/system" / WIZARD) == "/dev/null"
+    assert wizard_links(root) == []
+    # The package's own file stays as dpkg put it.
+    assert (root / "usr/lib/systemd/system" / WIZARD).exists() == (layout != "only-in-etc")
+    state = subprocess.run(["systemctl", f"--root={root}", "is-enabled", WIZARD],
+                           capture_output=True, text=True, check=False)
+    assert state.stdout.strip() == "masked", state.stdout + state.stderr
+    # Run again (a build on an image built before): nothing to remove, no failure.
+    again = wizard_off(root, tmp_path / "build.log")
+    assert again.returncode == 0 and again.stderr == "" and "removed" not in again.stdout
+    assert os.readlink(root / "etc/systemd/system" / WIZARD) == "/dev/null"
+
+
+@needs_systemctl
+def test_a_base_without_the_wizard_is_left_as_it_is(tmp_path):
+    root = tmp_path / "root"
+    (root / "etc/systemd/system").mkdir(parents=True)
+    done = wizard_off(root, tmp_path / "build.log")
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == f"note: no {WIZARD} in this base (nothing to switch off)\n"
+    assert list((root / "etc/systemd/system").iterdir()) == []
+
+
+@needs_systemctl
+def test_a_systemctl_refusing_to_disable_a_linked_unit_still_ends_with_it_masked(tmp_path):
+    """Some systemd versions refuse to disable a unit whose /etc file is a link ("linked
+    unit file"): the links that would start it are removed by hand, and it is masked."""
+    root = wizard_base(tmp_path / "root", "link-in-etc")
+    refusing = ("bash", "-c", '[ "$2" != disable ] || { echo "Failed to disable unit, refusing '
+                'to operate on linked unit file $3." >&2; exit 1; }; exec systemctl "$@"', "-")
+    done = wizard_off(root, tmp_path / "build.log", systemctl=refusing)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.splitlines() == [
+        f"note: systemctl disable {WIZARD} failed (Failed to disable unit, refusing to operate "
+        f"on linked unit file {WIZARD}.); the links that would start it are removed here",
+        f"note: removed /etc/systemd/system/{WIZARD} (a link to /lib/systemd/system/{WIZARD}), "
+        "which keeps it from being masked",
+        f"note: removed /etc/systemd/system/multi-user.target.wants/{WIZARD}, which would "
+        "start it"]
+    assert os.readlink(root / "etc/systemd/system" / WIZARD) == "/dev/null"
+    assert wizard_links(root) == []

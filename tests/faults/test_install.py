@@ -1,17 +1,20 @@
-"""Faults a maker meets installing Clans Pi (scripts/install-pi.sh): each injected the way the
-installer's tests do (a scratch root, a scratch prefix with a venv, stand-ins for apt-cache and
-systemctl), checked for what the maker sees and what is kept.
+"""Faults a maker meets installing Clans Pi (scripts/install-pi.sh, or the image builder
+scripts/build-image/build): each injected the way the installer's and the builder's tests do
+(a scratch root, a scratch prefix with a venv, stand-ins for apt-cache and systemctl, a base's
+systemd directories), checked for what the maker sees and what is kept.
 
 The same faults on a real arm64 Debian: scripts/test-install-arm64 (minutes, not in the suite).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 
+from tests.test_build_image import WIZARD, needs_systemctl, wizard_base, wizard_links, wizard_off
 from tests.test_install import (
     APT_CACHE_WITHOUT_LGPIO,
     CHROOT,
@@ -92,3 +95,22 @@ def test_debian_without_python3_lgpio(tmp_path: Path) -> None:
     assert re.search(r"^would: .*apt-get install .*python3-gpiozero", out, re.M)
     assert re.search(r"^would: \S+/python -m pip install lgpio", out, re.M)
     assert out.rstrip().endswith("dry run: nothing was changed")
+
+
+@fault("install", "image built on a base with the first-boot wizard's unit copied into "
+       "/etc/systemd/system (by an earlier customisation tool)",
+       sees="the build going on, with a line saying the copy was removed; no user wizard on "
+       "the card's screen",
+       kept="the base's own unit in /lib/systemd/system")
+@needs_systemctl
+def test_a_wizard_unit_copied_into_etc_is_masked_all_the_same(tmp_path: Path) -> None:
+    root = wizard_base(tmp_path / "root", "copy-in-etc")
+    (root / "etc/systemd/system/getty.target.wants").mkdir()
+    (root / "etc/systemd/system/getty.target.wants" / WIZARD).symlink_to(
+        f"/etc/systemd/system/{WIZARD}")
+    done = wizard_off(root, tmp_path / "build.log")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert f"note: removed /etc/systemd/system/{WIZARD}" in done.stdout
+    assert os.readlink(root / "etc/systemd/system" / WIZARD) == "/dev/null"
+    assert wizard_links(root) == []
+    assert (root / "usr/lib/systemd/system" / WIZARD).is_file()
