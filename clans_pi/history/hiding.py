@@ -212,10 +212,14 @@ class PlayerHiding:
 
     def for_phone(self) -> dict[str, Any]:
         """This player's own reading, as their phone shows it at the end (nobody else's:
-        the phone gets only its own seat's numbers)."""
-        return {"curve": [round(p, 4) for p in self.table], "blind": SEAT_BLIND,
+        the phone gets only its own seat's numbers). ``labels``: the chart's words, as on
+        the table's screen."""
+        curve = self.table
+        return {"curve": [round(p, 4) for p in curve], "blind": SEAT_BLIND,
                 "verdict": self.verdict.text(),
                 "title": _("How sure the others were of your clan"),
+                "labels": {"blind": _("blind guess"), "first": _("move 1"),
+                           "last": _("move {n}").format(n=len(curve) - 1)},
                 "giveaways": [{"move": g.move, "before": round(g.before, 4),
                                "after": round(g.after, 4), "line": g.line()}
                               for g in self.giveaways]}
