@@ -1,10 +1,13 @@
-"""The phone page's faults at the end of a game: a small phone, a long chart in Japanese.
+"""The phone page's faults at the end of a game: a small phone, a long chart in Japanese,
+and letters the page's own font lacks.
 
 The end page runs in Debian's Chromium, headless, driven by Playwright (one browser for
-the file, one page a case), served by the real server on loopback."""
+the file, one page a case), served by the real server on loopback; the font is read with
+fontTools."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import shutil
 from collections.abc import Iterator
@@ -220,3 +223,30 @@ def test_the_phone_s_chart_labels_its_percentages_and_numbers_its_giveaways(chro
         assert min(sizes) >= 11, sizes
     finally:
         page.close()
+
+
+@fault("phone", "The end of a game in Japanese on a phone whose own fonts have no Japanese",
+       sees="every letter of the chart, its give-aways and the page's words in the page's "
+            "own font, the same on every phone",
+       kept="the page's words in the five languages")
+def test_every_character_the_phone_can_show_is_in_its_font() -> None:
+    """Every string the page can show in every language (its words, the refusals, the
+    clans' names, the end chart's title, verdicts, labels and give-aways' lines in every
+    kind of move) has each of its characters in the served font."""
+    from fontTools.ttLib import TTFont
+
+    from clans_pi.phones.server import _asset
+    from scripts.make.phone_font import strings
+
+    cmap = TTFont(io.BytesIO(_asset("phone-font.woff"))).getBestCmap()
+    for code in i18n.LANGUAGES:
+        got = strings(code)
+        i18n.set_language(code)
+        try:
+            chart = [i18n._("How sure the others were of your clan"), i18n._("blind guess"),
+                     i18n._("Hold to see your clan")]
+        finally:
+            i18n.set_language("en")
+        assert set(chart) <= set(got), code
+        missing = sorted({c for s in got for c in s if not c.isspace() and ord(c) not in cmap})
+        assert not missing, (code, "".join(missing))
