@@ -595,7 +595,8 @@ def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
         chart, again = asyncio.run(phone())
         assert chart == again and chart["type"] == "hiding"
         own = hiding.of(session.seats[1].name)
-        assert set(chart) == {"type", "curve", "blind", "verdict", "title", "giveaways"}
+        assert set(chart) == {"type", "curve", "blind", "verdict", "title", "labels",
+                              "giveaways"}
         assert chart["curve"] == [round(p, 4) for p in own.table]
         assert chart["verdict"] == own.verdict.text() and chart["blind"] == 0.25
         assert [g["move"] for g in chart["giveaways"]] == [g.move for g in own.giveaways]

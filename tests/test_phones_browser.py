@@ -382,9 +382,11 @@ def test_the_phone_s_own_chart_of_how_well_it_hid_is_drawn_in_its_clan_s_colour(
         stroke = page.eval_on_selector("#result .hiding .curve",
                                        "e => getComputedStyle(e).stroke")
         assert stroke == "rgb(250, 35, 10)"  # the red clan's colour (phone.css, palette)
-        assert page.locator("#result .hiding circle.giveaway").count() == 1
+        assert page.locator("#result .hiding .giveaway circle").count() == 1
         assert page.inner_text("#result .hiding .verdict") == "Read from move 2"
-        assert page.inner_text("#result .hiding li") == "move 2: red huts, 30 % to 72 %"
+        assert page.inner_text("#result .hiding li .number") == "1"
+        assert page.inner_text("#result .hiding li span:last-child") == (
+            "move 2: red huts, 30\u00a0% to 72\u00a0%")
         points = page.get_attribute("#result .hiding .curve", "points").split()
         assert len(points) == 4  # one point a move and the deal
     finally:

@@ -62,7 +62,8 @@ MODEL_VERSION = "hiding/1"
 
 __all__ = ["GIVEAWAY_RISE", "HIDDEN", "MAX_GIVEAWAYS", "MISLED", "MODEL_VERSION",
            "ONLOOKER_BLIND", "READ", "SEAT_BLIND", "Giveaway", "Hiding", "PlayerHiding",
-           "Verdict", "analyse", "analyse_record", "record_of_view", "verdict_of"]
+           "Verdict", "analyse", "analyse_record", "chart_words", "record_of_view",
+           "verdict_of"]
 
 _TERRAIN = {"forest": N_("forest"), "mountain": N_("mountain"), "steppe": N_("steppe"),
             "grassland": N_("grassland")}
@@ -212,10 +213,14 @@ class PlayerHiding:
 
     def for_phone(self) -> dict[str, Any]:
         """This player's own reading, as their phone shows it at the end (nobody else's:
-        the phone gets only its own seat's numbers)."""
-        return {"curve": [round(p, 4) for p in self.table], "blind": SEAT_BLIND,
+        the phone gets only its own seat's numbers). ``labels``: the chart's words, as on
+        the table's screen."""
+        curve = self.table
+        return {"curve": [round(p, 4) for p in curve], "blind": SEAT_BLIND,
                 "verdict": self.verdict.text(),
                 "title": _("How sure the others were of your clan"),
+                "labels": {"blind": _("blind guess"), "first": _("move 1"),
+                           "last": _("move {n}").format(n=len(curve) - 1)},
                 "giveaways": [{"move": g.move, "before": round(g.before, 4),
                                "after": round(g.after, 4), "line": g.line()}
                               for g in self.giveaways]}
@@ -288,6 +293,40 @@ class Hiding:
                                         onlooker, moves, facts))
         guesses = tuple((int(b), int(o), str(c), float(w)) for b, o, c, w in data["guesses"])
         return cls(tuple(players), total, guesses)
+
+
+def chart_words() -> list[str]:
+    """Every string a seat's chart on its phone can hold, in the language in use: those
+    of :meth:`PlayerHiding.for_phone` (its title, labels, a verdict, give-aways' lines),
+    every verdict, and the line of every kind of move (each clan alone). The phone's font
+    is made to hold their letters (scripts/make/phone_font.py)."""
+    every = []
+    for clan in CLANS:
+        for terrain in _TERRAIN:
+            every.append(MoveFacts((clan,), terrain, ""))
+            for village in ("here", "elsewhere"):
+                every += [MoveFacts((clan,), terrain, village, where, effect)
+                          for where in _TERRAIN for effect in ("", "favourable", "hostile")]
+    moves = tuple(range(1, 3 * MAX_GIVEAWAYS + 1, 3))
+    curve = [SEAT_BLIND]
+    for k in range(1, moves[-1] + 1):
+        curve.append(min(0.99, curve[-1] + (0.2 if k in moves else 0.0)))
+    sample = PlayerHiding(0, "", CLANS[0], {1: tuple(curve)}, tuple(curve), moves,
+                          dict(zip(moves, every, strict=False)))
+    return [*_strings(sample.for_phone()),
+            *(Verdict(kind, 99).text() for kind in ("read", *_VERDICTS)),
+            *(Giveaway(99, 0.01, 0.99, facts).line() for facts in every)]
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a message (its values, at any depth)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    return []
 
 
 def _six(curve: Sequence[float]) -> list[float]:

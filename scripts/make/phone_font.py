@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """The phone page's own font, clans_pi/phones/page/phone-font.woff: a subset of Noto Sans
 CJK JP Regular (SIL Open Font License; the project's dev extra installs it as
-``noto-cjk-sans-jp-regular``) holding every letter the page's words need in the five
-languages, the clans' names, and the Latin letters of players' names, so that every phone
+``noto-cjk-sans-jp-regular``) holding every letter of every string the page can show in the
+five languages (:func:`strings`: its words, the clans' names, the end's chart and
+give-aways), and the Latin letters of players' names, so that every phone
 and every test machine draws the page with the same letters (a character outside it, in a
 name, is drawn by the phone's own font).
 
     python scripts/make/phone_font.py          write the font (after changing page words)
     python scripts/make/phone_font.py --check  exit 1 if a word the page shows is missing
 
-tests/faults/test_phones.py checks the font served holds every character of the words.
+tests/faults/test_phone_page.py checks the font served holds every character of them.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from clans_pi import i18n  # noqa: E402
-from clans_pi.palette import CLAN_LABEL  # noqa: E402
-from clans_pi.phones.server import page_texts, refusal_texts  # noqa: E402
+from clans_pi.history.hiding import chart_words  # noqa: E402
+from clans_pi.phones.words import page_words  # noqa: E402
 
 OUT = ROOT / "clans_pi" / "phones" / "page" / "phone-font.woff"
-LANGUAGES = ("en", "de", "fr", "it", "ja")
+LANGUAGES = tuple(i18n.LANGUAGES)
 #: Names and numbers: printable ASCII, Latin-1's letters, Œ œ, and typographic punctuation.
 LATIN = ("".join(sorted(set(string.printable) - set(string.whitespace))) + " "
          + "".join(chr(c) for c in range(0xA0, 0x100)) + "Œœ"
@@ -38,18 +39,22 @@ LATIN = ("".join(sorted(set(string.printable) - set(string.whitespace))) + " "
                              0x2014, 0x2022, 0x2039, 0x203A, 0x20AC))))
 
 
+def strings(code: str) -> list[str]:
+    """Every string the page can show in language ``code``: the page's own
+    (:func:`clans_pi.phones.words.page_words`: its words, the refusals', the clans' names,
+    digits, its static text) and its end chart's (:func:`clans_pi.history.hiding.chart_words`:
+    title, labels, verdicts, every kind of give-away)."""
+    i18n.set_language(code)
+    try:
+        return [*page_words(), *chart_words()]
+    finally:
+        i18n.set_language("en")
+
+
 def words() -> str:
-    """Every character the page may show: its words, the refusals' and the clans' names in
-    each language, and :data:`LATIN`."""
-    chars = set(LATIN)
-    for code in LANGUAGES:
-        i18n.set_language(code)
-        try:
-            chars |= set("".join([*page_texts(True).values(), *page_texts(False).values(),
-                                  *refusal_texts().values(),
-                                  *(i18n._(label) for label in CLAN_LABEL.values())]))
-        finally:
-            i18n.set_language("en")
+    """Every character the page may show: :func:`strings` in each language, and
+    :data:`LATIN`."""
+    chars = set(LATIN).union(*("".join(strings(code)) for code in LANGUAGES))
     return "".join(sorted(c for c in chars if not c.isspace() or c == " "))
 
 
@@ -65,7 +70,7 @@ def make() -> bytes:
     options.notdef_outline = True
     options.hinting = False
     with source.open("rb") as f:
-        font = TTFont(f)
+        font = TTFont(f, recalcTimestamp=False)  # the same bytes each time
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=words())
     subsetter.subset(font)

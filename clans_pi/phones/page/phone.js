@@ -142,49 +142,74 @@ function result(msg) {
 }
 
 // After the game: how sure the others were of this seat's clan after each move (its own
-// numbers only), the blind guess dashed, the moves that gave it away marked and listed.
+// numbers only), the blind guess dashed, the moves that gave it away marked and listed,
+// numbered as on the table's screen (1: the move that told the table most). Room is left
+// round the plot for the labels and for a point at 99 % with its dot.
+const CHART = { w: 300, h: 150, left: 48, right: 12, top: 14, bottom: 30 };
+
 function hiding(msg) {
   const svgNS = "http://www.w3.org/2000/svg";
-  const w = 300, h = 120, curve = msg.curve || [];
+  const { w, h, left, right, top, bottom } = CHART;
+  const curve = msg.curve || [], labels = msg.labels || {}, giveaways = msg.giveaways || [];
   const n = Math.max(1, curve.length - 1);
-  const at = (k, p) => [(4 + (w - 8) * k / n).toFixed(1), (h - 4 - (h - 8) * p).toFixed(1)];
+  const clamp = (p) => Math.max(0, Math.min(1, p));
+  const at = (k, p) => [(left + (w - left - right) * k / n).toFixed(1),
+    (h - bottom - (h - top - bottom) * clamp(p)).toFixed(1)];
   const svg = document.createElementNS(svgNS, "svg");
   svg.setAttribute("viewBox", "0 0 " + w + " " + h);
   svg.setAttribute("class", "chart");
-  const line = (cls, pts) => {
-    const el = document.createElementNS(svgNS, "polyline");
-    el.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
-    el.setAttribute("class", cls);
-    svg.appendChild(el);
+  const add = (parent, tag, attrs, text) => {
+    const el = document.createElementNS(svgNS, tag);
+    for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+    if (text !== undefined) el.textContent = text;
+    parent.appendChild(el);
+    return el;
   };
+  const line = (cls, pts) => add(svg, "polyline",
+    { points: pts.map((p) => p.join(",")).join(" "), class: cls });
+  for (const p of [0, 0.5, 1]) {
+    const y = at(0, p)[1];
+    line("grid", [at(0, p), at(n, p)]);
+    add(svg, "text", { x: left - 8, y, class: "label percent" }, Math.round(100 * p) + " %");
+  }
   line("blind", [at(0, msg.blind), at(n, msg.blind)]);
+  if (labels.blind) {
+    add(svg, "text", { x: w - right, y: +at(n, msg.blind)[1] - 7, class: "label blind-label" },
+      labels.blind);
+  }
+  if (labels.first) add(svg, "text", { x: left, y: h - 11, class: "label first" }, labels.first);
+  if (labels.last) add(svg, "text", { x: w - right, y: h - 11, class: "label last" }, labels.last);
   line("edge", curve.map((p, k) => at(k, p)));
   line("curve", curve.map((p, k) => at(k, p)));
-  for (const g of msg.giveaways || []) {
-    const dot = document.createElementNS(svgNS, "circle");
+  giveaways.forEach((g, i) => {
     const [x, y] = at(g.move, g.after);
-    dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", "6");
-    dot.setAttribute("class", "giveaway");
-    svg.appendChild(dot);
-  }
+    const dot = add(svg, "g", { class: "giveaway" });
+    add(dot, "circle", { cx: x, cy: y, r: 9 });
+    add(dot, "text", { x, y, class: "number" }, String(i + 1));
+  });
   const title = document.createElement("h2");
   title.textContent = msg.title;
   const verdict = document.createElement("p");
   verdict.className = "verdict";
   verdict.textContent = msg.verdict;
-  const list = document.createElement("ul");
-  for (const g of msg.giveaways || []) {
+  const list = document.createElement("ol");
+  giveaways.forEach((g, i) => {
     const item = document.createElement("li");
-    item.textContent = g.line;
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = String(i + 1);
+    const words = document.createElement("span");
+    words.textContent = g.line.replace(/ %/g, "\u00a0%"); // "74 %" kept on one line
+    item.append(number, words);
     list.appendChild(item);
-  }
+  });
   let box = $("result").querySelector(".hiding");
   if (!box) {
     box = document.createElement("div");
     box.className = "hiding";
   }
   box.className = "hiding" + (resultClan ? " clan-" + resultClan : "");
-  box.replaceChildren(title, svg, verdict, list);
+  box.replaceChildren(title, svg, verdict, ...(giveaways.length ? [list] : []));
   $("result").appendChild(box); // under the result, which came first
 }
 
