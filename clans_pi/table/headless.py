@@ -142,7 +142,7 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
               if phones else None)
     try:
         table.play_out(clock_ms)
-        kept = table.finish()
+        kept = table.finish()  # the save stays until the result is printed
         if served is not None:
             _phones_told(session, served, say, store, board, chart)
     finally:
@@ -158,6 +158,8 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
                         + (" " + _("winner") if p in obs.winners else ""))
     if kept is not None:
         say(_("record: {path}").format(path=kept))
+    table.end_shown()  # the end was told: its save goes now (a stop before: told again)
+    console.tell()
     return session
 
 

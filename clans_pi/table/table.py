@@ -101,6 +101,9 @@ class Table:
         self._phone_hint: tuple[int, str] | None = None  # (seat holding, state told it)
         # The last finished game's record, until the computers' guesses are added to it.
         self._unguessed: tuple[Session, Path] | None = None
+        # The finished game kept as a record whose end is not shown yet: its save stays
+        # until :meth:`end_shown`, so a stop before the end is seen shows it at the next start.
+        self._unshown: Session | None = None
 
     # ------------------------------------------------------------ a game
 
@@ -158,7 +161,8 @@ class Table:
 
     def finish(self) -> Path | None:
         """The game is over: the devices show the results, the record is kept (its path,
-        or None when it could not be written or nothing is kept)."""
+        or None when it could not be written or nothing is kept). The save stays until the
+        end is shown (:meth:`end_shown`)."""
         session = self.session
         assert session is not None and session.is_over
         if self.devices is not None:
@@ -170,12 +174,23 @@ class Table:
         kept: list[Path] = []
         if self.store is not None:
             store = self.store
-            self._store(lambda: kept.append(store.finish(session)))
+            self._store(lambda: kept.append(store.keep(session)))
         log.info("game over after %d moves", session.public().ply)
         self.tell_status()
         if kept:
             self._unguessed = (session, kept[0])  # the computers' guesses join it later
+            self._unshown = session
         return kept[0] if kept else None
+
+    def end_shown(self) -> None:
+        """The finished game's end has been shown (the reveal is on the screen, the headless
+        game printed the result): its save is forgotten now, never before, so that a stop
+        anywhere between the last move and this shows the end at the next start. A game
+        whose record could not be written keeps its save (for the record, later)."""
+        session, self._unshown = self._unshown, None
+        if session is None or session is not self.session or self.store is None:
+            return
+        self._store(self.store.discard)
 
     def _keep_guesses(self) -> None:
         """The finished game's record gets the computers' final guesses once they are all
@@ -324,8 +339,9 @@ class Table:
 
     def save(self) -> None:
         """Save the game (nothing when there is no store). A finished game's last move is
-        saved like every other: a stop before its record is kept (the animation, the
-        record's write) shows its end at the next start, and the record is kept then."""
+        saved like every other, and that save stays until its end has been shown
+        (:meth:`end_shown`): a stop before (the animation, the record's write, the reveal's
+        first frame) shows its end at the next start, and the record is kept once."""
         session = self.session
         if self.store is not None and session is not None:
             store = self.store
