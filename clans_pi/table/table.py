@@ -104,6 +104,8 @@ class Table:
         # The finished game kept as a record whose end is not shown yet: its save stays
         # until :meth:`end_shown`, so a stop before the end is seen shows it at the next start.
         self._unshown: Session | None = None
+        # Asked to stop (SIGTERM to the headless game): no more moves, no more waiting.
+        self.stopping = False
 
     # ------------------------------------------------------------ a game
 
@@ -228,7 +230,7 @@ class Table:
         headless game), waiting for each search; then stop them."""
         assert self.session is not None
         try:
-            while not self.session.is_over:
+            while not self.session.is_over and not self.stopping:
                 self.poll_computers(clock())
                 self.computers.wait(GIVE_UP_MS / 1000)  # a search under way: until it ends
         finally:
@@ -238,6 +240,14 @@ class Table:
         """The board is showing again (after a peek, the rules, a resumed game): computer
         players take their turns."""
         self.computers.active = True
+
+    def stop(self) -> None:
+        """Stop playing (SIGTERM to the headless game): :meth:`play_out` returns after the
+        move under way, saved as every move is; the search under way is cancelled. Only
+        sets flags, so a signal handler may call it."""
+        self.stopping = True
+        self.computers.active = False  # no move is played from here on
+        self.computers.interrupt()
 
     def shutdown(self) -> None:
         """The program ends: every computer player's search is cancelled and waited for."""
