@@ -19,6 +19,7 @@ import pytest
 from clans_pi.rules.moves import Move
 from clans_pi.saving.store import GameStore
 from clans_pi.session import Session
+from clans_pi.ui.display import Display
 from tests.faults import fault
 from tests.faults.test_store import Kill, Screen
 from tests.ui_helpers import BOARD, CHART, display_app, finish_animation, finished_session
@@ -222,3 +223,50 @@ def test_a_stop_at_each_step_between_the_headless_game_s_last_move_and_its_resul
     assert steps[-4:] == ["unlink game.prev.json", "unlink game.json.tmp", "unlink game.json",
                           "fsync ."], steps
     assert k >= 8, steps
+
+
+@fault("save", "power cut or SIGKILL at each step of the start that shows a finished game's "
+       "end (its record written, the reveal, its save forgotten); the save used to be "
+       "forgotten before the reveal was drawn, and the end was never shown",
+       sees="the game's end (the reveal) at the start after, once; then the start screen",
+       kept="the finished game as a record, exactly once; its save until its end was on the "
+       "screen")
+def test_a_stop_while_the_next_start_shows_the_end_shows_it_at_the_start_after(
+        tmp_path, monkeypatch, capsys):
+    """The start that shows a finished game's end (its record written there, the reveal,
+    its save forgotten) stopped at each of its steps: the end is shown at the start after,
+    unless it was on the screen already and its save gone; kept once all the same."""
+    done = finished_session(3)
+    k = 0
+    while True:
+        state = tmp_path / f"stop-{k}"
+        GameStore(state).save(done)  # stopped after the last move's save, before its record
+        frames: list[int] = []  # the frames on the screen, as steps taken by then
+        with stop_at(monkeypatch, state, k) as steps:
+            present = Display.present
+
+            def presented(display: Display, areas: Any = None, present: Any = present,
+                          steps: list[str] = steps, frames: list[int] = frames) -> None:
+                present(display, areas)
+                frames.append(len(steps))
+
+            monkeypatch.setattr(Display, "present", presented)
+            try:
+                _start(monkeypatch, state)  # its first frame: the reveal
+                stopped = False
+            except Kill:
+                stopped = True
+            monkeypatch.setattr(Display, "present", present)
+        forgotten = "unlink game.json" in steps
+        assert not forgotten or frames, (k, steps)  # never the save before the end was seen
+        then = _start(monkeypatch, state)
+        assert then.screens == (["start"] if forgotten else ["reveal"]), (k, steps)
+        assert len(list((state / "records").glob("*.json"))) == 1, (k, steps)
+        assert _start(monkeypatch, state).screens == ["start"], (k, steps)
+        assert "Traceback" not in capsys.readouterr().err
+        if not stopped:
+            break
+        k += 1
+    assert steps[-4:] == ["unlink game.prev.json", "unlink game.json.tmp", "unlink game.json",
+                          "fsync ."], steps
+    assert k >= 5, steps
