@@ -115,10 +115,10 @@ def test_the_headless_game_speaks_the_chosen_language(
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@fault("table", "systemctl stop (SIGTERM) to the headless game in the middle of a computer's "
-       "search (it died at once, status -15, its searches and lock cut off)",
-       sees="one line: stopped at the move it had reached, the game kept; exit status 0, as "
-       "the touchscreen game", kept="every move printed as saved; the next start resumes it")
+@fault("table", "SIGTERM (systemctl stop) to the headless game during a computer's search "
+       "(it died at once, its search and the lock cut off)",
+       sees="one line: stopped at move N, the game kept; exit status 0, as the touchscreen",
+       kept="every move printed as saved; the next start goes on at move N")
 @pytest.mark.slow
 def test_sigterm_stops_the_headless_game_as_it_stops_the_touchscreen(tmp_path: Path) -> None:
     state = tmp_path / "state"

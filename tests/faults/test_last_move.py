@@ -83,15 +83,12 @@ def _start(monkeypatch: pytest.MonkeyPatch, state: Path) -> Screen:
     return screen
 
 
-@fault("save", "power cut or SIGKILL at each step between a game's last move and its end "
-       "on the screen (its save, the animation, the record's write and rename, the reveal's "
-       "first frame); the save used to be forgotten before the reveal was drawn, and a stop "
-       "then dealt a new game",
-       sees="the game's end (the reveal) at the next start, once, when the last move's save "
-       "was written and the reveal never reached the screen; before: the game at the move "
-       "before, as after any move",
-       kept="the last move like every other; the finished game as a record, exactly once; "
-       "its save until its end was on the screen")
+@fault("save", "power cut or SIGKILL at each step between a game's last move and its end on "
+       "the screen (its save, the animation, the record's write, the reveal's first frame); "
+       "a stop once the save was forgotten dealt a new game, the end never shown",
+       sees="the game's end (the reveal) at the next start, once, then the start screen; "
+       "stopped before the last move's save: the game at the move before",
+       kept="the last move like every other; the finished game as a record, once")
 @pytest.mark.slow
 def test_a_stop_at_each_step_between_the_last_move_and_its_end_on_the_screen(
         tmp_path, monkeypatch, capsys):
@@ -182,12 +179,11 @@ def _told(lines: list[str]) -> list[str]:
     return [line for line in lines if re.match(r"^[\w ]+: \w+ \d+( winner)?$", line)]
 
 
-@fault("save", "power cut or SIGKILL at each step between the headless game's last move "
-       "and its result (its save, the record's write and rename); the save used to be "
-       "forgotten before the result was printed, and a stop then dealt a new game",
+@fault("save", "power cut or SIGKILL at each step between the headless game's last move and "
+       "its result (its save, the record's write); a stop once the save was forgotten dealt "
+       "a new game, the result never printed",
        sees="the game's result at the next start, once; a new game at the start after",
-       kept="every move like any other; the finished game as a record, exactly once; its "
-       "save until its result was printed")
+       kept="every move like any other; the finished game as a record, once")
 @pytest.mark.slow
 def test_a_stop_at_each_step_between_the_headless_game_s_last_move_and_its_result(
         tmp_path, monkeypatch, capsys):
@@ -226,11 +222,11 @@ def test_a_stop_at_each_step_between_the_headless_game_s_last_move_and_its_resul
 
 
 @fault("save", "power cut or SIGKILL at each step of the start that shows a finished game's "
-       "end (its record written, the reveal, its save forgotten); the save used to be "
-       "forgotten before the reveal was drawn, and the end was never shown",
+       "end (its record's write, the reveal); a stop once the save was forgotten lost the "
+       "end for good",
        sees="the game's end (the reveal) at the start after, once; then the start screen",
-       kept="the finished game as a record, exactly once; its save until its end was on the "
-       "screen")
+       kept="the finished game as a record, once")
+@pytest.mark.slow
 def test_a_stop_while_the_next_start_shows_the_end_shows_it_at_the_start_after(
         tmp_path, monkeypatch, capsys):
     """The start that shows a finished game's end (its record written there, the reveal,
