@@ -64,7 +64,10 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
     that refuses the saves (read-only, full) is said in one line, the game plays on, and
     saving is tried again after every move; ``saved move`` is printed only for a move whose
     save was written. The result (each player's clan and score, a line each) goes to
-    ``result`` when given (``--quiet`` says nothing else), else to ``say``."""
+    ``result`` when given (``--quiet`` says nothing else), else to ``say``; the finished
+    game's save is forgotten only after it, so a stop before tells it at the next start.
+    SIGTERM stops the game as it stops the touchscreen's: after the move under way, with a
+    line saying where the next start goes on (the game returned is then not over)."""
     with StateLock.take(state_dir):
         return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan,
                     result or say)
