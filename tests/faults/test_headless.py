@@ -150,3 +150,34 @@ def test_sigterm_stops_the_headless_game_as_it_stops_the_touchscreen(tmp_path: P
     assert loaded.public().ply >= saved
     assert lines[-1] == f"stopped at move {loaded.public().ply + 1}; the game is kept", lines
     assert not any(line.startswith("Hard 1: ") for line in lines)  # no result: not over
+
+
+def test_sigterm_in_the_middle_of_a_quick_game_stops_it_and_hands_the_signal_back(
+        tmp_path: Path) -> None:
+    """In the test's own process: SIGTERM right after move 3 was told stops the game there
+    (no further move, no result), the game stays saved, and SIGTERM's handling is the one
+    from before the game once it returns."""
+    import random
+    import threading
+
+    from clans_pi.table.headless import run_headless
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")  # the signal would end the runner
+    before = signal.getsignal(signal.SIGTERM)
+    lines: list[str] = []
+
+    def say(text: str) -> None:
+        lines.append(text)
+        if text.startswith("saved move 3:"):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    session = run_headless(tmp_path, ["random"] * 3, BOARD, CHART, random.Random(3), say)
+    assert not session.is_over and session.public().ply == 3
+    assert lines[-1] == "stopped at move 4; the game is kept", lines
+    assert signal.getsignal(signal.SIGTERM) == before
+    loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert problems == [] and loaded is not None and loaded.public() == session.public()
+    again: list[str] = []
+    run_headless(tmp_path, ["random"] * 3, BOARD, CHART, random.Random(3), again.append)
+    assert again[0] == "resumed at move 4"
