@@ -87,6 +87,11 @@ def test_a_whole_game_of_computer_seats_saved_after_every_move(tmp_path: Path) -
     assert isinstance(heard[-1][-1], GameOver)
     record = table.finish()
     assert record is not None and record.exists()
+    # The save stays until the end has been shown: a stop before shows it at the next start.
+    ended = GameStore(tmp_path).load(BOARD, CHART)[0]
+    assert ended is not None and ended.public() == session.public()
+    assert list(record.parent.iterdir()) == [record]  # kept once
+    table.end_shown()
     assert GameStore(tmp_path).load(BOARD, CHART)[0] is None  # the save gave way to it
     assert table.take_notices() == []
     assert table.status() == f"Game over after {session.public().ply} moves"

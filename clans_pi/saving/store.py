@@ -11,6 +11,13 @@ moment leaves a complete save of the last completed move in one of the three fil
 :meth:`GameStore.load` takes the newest good one and moves damaged ones aside; a complete
 temp file it takes is made the current save at once (the next save would overwrite it).
 
+A finished game's last move is saved like any other. Its record is written (once: its name
+holds a checksum of the game) before its end is shown, and its save is forgotten only after
+the end was shown (the reveal on the screen, the headless game's result printed): a stop
+anywhere in between shows that end at the next start, which keeps the record once and
+forgets the save once the end is shown again. A stop in the instant between showing the
+end and forgetting the save shows it once more; never does a stop make it vanish.
+
 A card that refuses writes (read-only, another owner's directory, full) never stops the
 game: loading writes nothing it cannot do without, every write that fails is said in one
 sentence (:func:`cannot_save`), no temp file is left behind, and a finished game that
@@ -112,10 +119,17 @@ class GameStore:
         if self.dir.exists():
             fsync_dir(self.dir)
 
-    def finish(self, session: Session) -> Path:
-        """Keep a finished game as a record (clans-record/1) and forget the save."""
+    def keep(self, session: Session) -> Path:
+        """Keep a finished game as a record (clans-record/1); its save stays until its end
+        has been shown (then :meth:`discard`), so a stop before that shows the end at the
+        next start. Keeping the same game again finds its record."""
         self._keep_unkept()
-        path = self._record(session)
+        return self._record(session)
+
+    def finish(self, session: Session) -> Path:
+        """Keep a finished game as a record and forget its save at once (a game whose end
+        is shown nowhere: tools and tests)."""
+        path = self.keep(session)
         self.discard()
         return path
 
@@ -167,8 +181,9 @@ class GameStore:
         """The newest good saved game (None if there is none) and what went wrong on the
         way, in one friendly sentence each. Damaged files are moved aside. A finished game
         (a stop between its last move and its record) is kept as a record here, once, and
-        returned: the table shows its end. Never raises: a card that refuses writes is one
-        more sentence, and the game still opens."""
+        returned: the table shows its end, and forgets its save only once the end has been
+        shown. Never raises: a card that refuses writes is one more sentence, and the game
+        still opens."""
         problems: list[str] = []
         refused: list[OSError] = []  # writes the card refused on the way
         best: tuple[int, Session, Path] | None = None
@@ -200,9 +215,9 @@ class GameStore:
             self.generation, found, path = best
             if path == self.pending:
                 self._promote(refused)
-            if found.is_over:  # a stop between the last move and its record: kept now,
-                try:               # and the game is returned for its end to be shown
-                    self.finish(found)
+            if found.is_over:  # a stop between the last move and its end on the screen:
+                try:               # kept now, and returned for its end to be shown
+                    self._record(found)
                 except OSError as exc:  # the save stays until the record is written
                     log.info("cannot keep the finished game as a record yet: %s", exc)
                     refused.append(exc)

@@ -444,6 +444,13 @@ class Computers:
                 self._cancel(self.turn.worker)
             self.turn = None
 
+    def interrupt(self) -> None:
+        """Ask the turn's search under way to stop, and nothing more (a signal handler may
+        call it: it only sets that search's cancel event); whoever waits for it goes on."""
+        turn = self.turn
+        if turn is not None and turn.worker is not None:
+            turn.worker.cancel.set()
+
     def cancel(self) -> None:
         """Cancel the turn's search and the hint (undo, a new game, quitting); a computer
         to move starts thinking again on the next loop turn."""

@@ -25,6 +25,7 @@ from ..rules.errors import ClansError
 from ..rules.moves import Move
 from ..saving.lock import StateLock
 from ..saving.store import GameStore
+from ..service.stopping import stopped_by_sigterm
 from ..session import Seat, Session
 from . import Table
 from .computers import BotFactory
@@ -63,7 +64,10 @@ def run_headless(state_dir: str | Path, kinds: Sequence[str], board: Board, char
     that refuses the saves (read-only, full) is said in one line, the game plays on, and
     saving is tried again after every move; ``saved move`` is printed only for a move whose
     save was written. The result (each player's clan and score, a line each) goes to
-    ``result`` when given (``--quiet`` says nothing else), else to ``say``."""
+    ``result`` when given (``--quiet`` says nothing else), else to ``say``; the finished
+    game's save is forgotten only after it, so a stop before tells it at the next start.
+    SIGTERM stops the game as it stops the touchscreen's: after the move under way, with a
+    line saying where the next start goes on (the game returned is then not over)."""
     with StateLock.take(state_dir):
         return _run(GameStore(state_dir), kinds, board, chart, rng, say, listen, fifth_clan,
                     result or say)
@@ -115,6 +119,17 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     table = Table(board, chart, rng=rng, store=store, pause_ms=0, log_saves=False,
                   stage=lambda: console, unattended=True)
     console = _Console(table, say)
+    # systemctl stop (SIGTERM) ends it as it ends the touchscreen game: after the move
+    # under way, saved as every move is, the searches cancelled and the phones closed.
+    with stopped_by_sigterm(table.stop):
+        return _play(table, console, store, kinds, board, chart, rng, say, listen,
+                     fifth_clan, result)
+
+
+def _play(table: Table, console: _Console, store: GameStore, kinds: Sequence[str],
+          board: Board, chart: EpochChart, rng: random.Random, say: Callable[[str], None],
+          listen: tuple[str, int], fifth_clan: str,
+          result: Callable[[str], None] | None) -> Session:
     session = table.saved_game()
     console.tell()
     if session is None:
@@ -140,15 +155,23 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
     phones = [k for k, kind in enumerate(kinds) if kind == PHONE]
     served = (_phones_ready(table, session, phones, listen, say, store, fifth_clan)
               if phones else None)
+    kept = None
     try:
         table.play_out(clock_ms)
-        kept = table.finish()
-        if served is not None:
-            _phones_told(session, served, say, store, board, chart)
+        if session.is_over:
+            kept = table.finish()  # the save stays until the result is printed
+            if served is not None:
+                _phones_told(session, served, say, store, board, chart, table)
     finally:
         if served is not None:
             served.close()
     console.tell()
+    if not session.is_over:  # stopped (SIGTERM) before its end
+        n = session.public().ply + 1
+        say(_("stopped at move {n}; the game is kept").format(n=n) if table.saving else
+            _("stopped at move {n}; the game goes on from the last move that was "
+              "saved").format(n=n))
+        return session
     if kept is not None and console.last:
         say(console.last)
     obs = session.public()
@@ -158,6 +181,8 @@ def _run(store: GameStore, kinds: Sequence[str], board: Board, chart: EpochChart
                         + (" " + _("winner") if p in obs.winners else ""))
     if kept is not None:
         say(_("record: {path}").format(path=kept))
+    table.end_shown()  # the end was told: its save goes now (a stop before: told again)
+    console.tell()
     return session
 
 
@@ -183,7 +208,7 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
         say(_("phone for {name}: {link}").format(name=session.seats[k].name, link=served.url(k)))
     # Each phone's peek before the first move; a game found over goes straight to its end.
     waiting = set() if session.is_over else set(phones)
-    while waiting:
+    while waiting and not table.stopping:
         for seat, kind in served.poll():
             if kind == "seen":
                 waiting.discard(seat)
@@ -193,7 +218,7 @@ def _phones_ready(table: Table, session: Session, phones: Sequence[int],
 
 
 def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
-                 store: GameStore, board: Board, chart: EpochChart) -> None:
+                 store: GameStore, board: Board, chart: EpochChart, table: Table) -> None:
     """The end: each phone shows its seat's clan, place and whether it won (R20, R21), and
     its own chart of how well it hid, as at the screen's table; a phone not connected then
     has RESULT_WAIT_S to come back for it before the server stops. The game's links are
@@ -219,7 +244,7 @@ def _phones_told(session: Session, served: Phones, say: Callable[[str], None],
     OverLinks(store.dir).add(served.links())
     until = time.monotonic() + RESULT_WAIT_S
     told = False
-    while waiting and time.monotonic() < until:
+    while waiting and time.monotonic() < until and not table.stopping:
         for seat, kind in served.poll():
             if kind == "result":
                 waiting.discard(seat)

@@ -101,6 +101,11 @@ class Table:
         self._phone_hint: tuple[int, str] | None = None  # (seat holding, state told it)
         # The last finished game's record, until the computers' guesses are added to it.
         self._unguessed: tuple[Session, Path] | None = None
+        # The finished game kept as a record whose end is not shown yet: its save stays
+        # until :meth:`end_shown`, so a stop before the end is seen shows it at the next start.
+        self._unshown: Session | None = None
+        # Asked to stop (SIGTERM to the headless game): no more moves, no more waiting.
+        self.stopping = False
 
     # ------------------------------------------------------------ a game
 
@@ -158,7 +163,8 @@ class Table:
 
     def finish(self) -> Path | None:
         """The game is over: the devices show the results, the record is kept (its path,
-        or None when it could not be written or nothing is kept)."""
+        or None when it could not be written or nothing is kept). The save stays until the
+        end is shown (:meth:`end_shown`)."""
         session = self.session
         assert session is not None and session.is_over
         if self.devices is not None:
@@ -170,12 +176,23 @@ class Table:
         kept: list[Path] = []
         if self.store is not None:
             store = self.store
-            self._store(lambda: kept.append(store.finish(session)))
+            self._store(lambda: kept.append(store.keep(session)))
         log.info("game over after %d moves", session.public().ply)
         self.tell_status()
         if kept:
             self._unguessed = (session, kept[0])  # the computers' guesses join it later
+            self._unshown = session
         return kept[0] if kept else None
+
+    def end_shown(self) -> None:
+        """The finished game's end has been shown (the reveal is on the screen, the headless
+        game printed the result): its save is forgotten now, never before, so that a stop
+        anywhere between the last move and this shows the end at the next start. A game
+        whose record could not be written keeps its save (for the record, later)."""
+        session, self._unshown = self._unshown, None
+        if session is None or session is not self.session or self.store is None:
+            return
+        self._store(self.store.discard)
 
     def _keep_guesses(self) -> None:
         """The finished game's record gets the computers' final guesses once they are all
@@ -213,7 +230,7 @@ class Table:
         headless game), waiting for each search; then stop them."""
         assert self.session is not None
         try:
-            while not self.session.is_over:
+            while not self.session.is_over and not self.stopping:
                 self.poll_computers(clock())
                 self.computers.wait(GIVE_UP_MS / 1000)  # a search under way: until it ends
         finally:
@@ -223,6 +240,14 @@ class Table:
         """The board is showing again (after a peek, the rules, a resumed game): computer
         players take their turns."""
         self.computers.active = True
+
+    def stop(self) -> None:
+        """Stop playing (SIGTERM to the headless game): :meth:`play_out` returns after the
+        move under way, saved as every move is; the search under way is cancelled. Only
+        sets flags, so a signal handler may call it."""
+        self.stopping = True
+        self.computers.active = False  # no move is played from here on
+        self.computers.interrupt()
 
     def shutdown(self) -> None:
         """The program ends: every computer player's search is cancelled and waited for."""
@@ -324,8 +349,9 @@ class Table:
 
     def save(self) -> None:
         """Save the game (nothing when there is no store). A finished game's last move is
-        saved like every other: a stop before its record is kept (the animation, the
-        record's write) shows its end at the next start, and the record is kept then."""
+        saved like every other, and that save stays until its end has been shown
+        (:meth:`end_shown`): a stop before (the animation, the record's write, the reveal's
+        first frame) shows its end at the next start, and the record is kept once."""
         session = self.session
         if self.store is not None and session is not None:
             store = self.store

@@ -447,6 +447,8 @@ class App:
         self.damage = []
         if self.display is not None:
             self.display.present(shown)
+        if self.screen.name == "reveal":  # the end is on the screen: its save may go now
+            self.table.end_shown()
 
     def _changed(self, screen: Screen) -> None:
         """After an input handler: note what it damaged (all, unless it said)."""

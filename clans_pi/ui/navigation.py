@@ -132,7 +132,8 @@ class Navigator:
         app = self.app
         session = app.session
         assert session is not None
-        app.table.finish()  # the devices show the results; the record is kept
+        app.table.finish()  # the devices show the results; the record is kept (the save
+        # goes once the reveal is on the screen: App.redraw)
         app.show_notices()
         obs = session.public()
         app.guide.offer(Tip("end", "reveal", obs.ply, reason=obs.end or ""))

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import logging
 import random
-import signal
 import threading
 from collections.abc import Sequence
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..rules.epochs import EpochChart
 from ..rules.errors import ClansError
 from ..saving.lock import StateLock
 from ..saving.store import SAVE_FORMAT, GameStore, read_save
+from ..service.stopping import stopped_by_sigterm
 from ..service.watchdog import Notifier
 from ..session import Session
 from ..settings.config import Config
@@ -108,6 +108,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
     store = GameStore(state_dir) if state_dir is not None else None
     sounds = Sounds.open(settings.sound, settings.volume / 100)  # after the display (docs)
     dimmer, dim_problem = _dimmer(settings, state_dir)
+    stops = ExitStack()
     try:
         app = table_app(board, chart, settings, state_dir, display=display, seed=seed,
                         devices=devices, store=store, notifier=notifier, sounds=sounds,
@@ -119,7 +120,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
                              daemon=True).start()
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
-        signal.signal(signal.SIGTERM, lambda _sig, _frame: app.quit())
+        stops.enter_context(stopped_by_sigterm(app.quit))
         resumed = None
         if load is None:  # the game the table kept; what went wrong on the way after
             resumed = app.table.saved_game()  # the settings' notices
@@ -138,7 +139,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
         app.run(first_frame_only=first_frame_only)
     finally:
         notifier.stopping()
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        stops.close()  # SIGTERM's handling as before the game
         if dimmer is not None:
             dimmer.restore()  # full brightness for whatever comes after the game
         if devices is not None:

@@ -4,12 +4,19 @@ remembered choice, else the settings'), as the screen names it."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from clans_pi import cli, i18n
+from clans_pi.saving.store import GameStore
+from tests.ui_helpers import BOARD, CHART
 
 from . import fault
 
@@ -103,3 +110,74 @@ def test_the_headless_game_speaks_the_chosen_language(
     words = out.replace(str(tmp_path), "")  # the paths' words are the test's
     english = sorted(set(re.findall(r"[^\W\d_]+", words)) & ENGLISH)
     assert not english, f"English words {english} in:\n{out}"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@fault("table", "SIGTERM (systemctl stop) to the headless game during a computer's search "
+       "(it died at once, its search and the lock cut off)",
+       sees="one line: stopped at move N, the game kept; exit status 0, as the touchscreen",
+       kept="every move printed as saved; the next start goes on at move N")
+@pytest.mark.slow
+def test_sigterm_stops_the_headless_game_as_it_stops_the_touchscreen(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    game = subprocess.Popen(
+        [sys.executable, "-m", "clans_pi.cli", "play", "--headless", "--seats", "hard,hard",
+         "--state-dir", str(state), "--seed", "5"],
+        env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert game.stdout is not None
+        lines: list[str] = []
+        while not any(line.startswith("saved move 2:") for line in lines):
+            line = game.stdout.readline()
+            assert line, (lines, game.poll())
+            lines.append(line.rstrip("\n"))
+        sent = time.monotonic()
+        game.send_signal(signal.SIGTERM)  # while the next move is being searched for
+        out, err = game.communicate(timeout=60)
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+    lines += out.splitlines()
+    assert game.returncode == 0 and err == "", (game.returncode, err)
+    assert time.monotonic() - sent < 15  # the search was cancelled, not waited for
+    saved = max(int(m.group(1)) for line in lines if (m := re.match(r"saved move (\d+):", line)))
+    loaded, problems = GameStore(state).load(BOARD, CHART)
+    assert problems == [] and loaded is not None and not loaded.is_over
+    assert loaded.public().ply >= saved
+    assert lines[-1] == f"stopped at move {loaded.public().ply + 1}; the game is kept", lines
+    assert not any(line.startswith("Hard 1: ") for line in lines)  # no result: not over
+
+
+def test_sigterm_in_the_middle_of_a_quick_game_stops_it_and_hands_the_signal_back(
+        tmp_path: Path) -> None:
+    """In the test's own process: SIGTERM right after move 3 was told stops the game there
+    (no further move, no result), the game stays saved, and SIGTERM's handling is the one
+    from before the game once it returns."""
+    import random
+    import threading
+
+    from clans_pi.table.headless import run_headless
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")  # the signal would end the runner
+    before = signal.getsignal(signal.SIGTERM)
+    lines: list[str] = []
+
+    def say(text: str) -> None:
+        lines.append(text)
+        if text.startswith("saved move 3:"):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    session = run_headless(tmp_path, ["random"] * 3, BOARD, CHART, random.Random(3), say)
+    assert not session.is_over and session.public().ply == 3
+    assert lines[-1] == "stopped at move 4; the game is kept", lines
+    assert signal.getsignal(signal.SIGTERM) == before
+    loaded, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert problems == [] and loaded is not None and loaded.public() == session.public()
+    again: list[str] = []
+    run_headless(tmp_path, ["random"] * 3, BOARD, CHART, random.Random(3), again.append)
+    assert again[0] == "resumed at move 4"
