@@ -412,7 +412,7 @@ def _broken(word: str, width: int, measure: Callable[[str], int]) -> list[str]:
         cut = next((at for marks in WORD_BREAKS
                     if (at := max(word.rfind(ch, 0, fits) + 1 for ch in marks)) > fits // 2),
                    fits)
-        while 1 < cut and (word[cut] in NO_LINE_START or word[cut - 1] in NO_LINE_END):
+        while cut > 1 and (word[cut] in NO_LINE_START or word[cut - 1] in NO_LINE_END):
             cut -= 1  # kinsoku holds here too: no piece starts with a closing mark
         pieces.append(word[:cut])
         word = word[cut:]
