@@ -183,8 +183,8 @@ def render_start(board: Board, chart: EpochChart, *, size: tuple[int, int], out:
     drawn."""
     from .display import rotate_picture
 
+    problem = use_language(settings, state_dir)  # first: the notices are said in it
     notices = settings_notices(problems)
-    problem = use_language(settings, state_dir)
     if problem is not None:
         notices.append(problem)
     app = table_app(board, chart, settings, state_dir, size=size, kiosk=kiosk,
