@@ -191,9 +191,9 @@ def test_switch_off_is_on_the_kiosks_start_screen_only():
     assert app.exit_status == kiosk.SWITCH_OFF
 
 
-@fault("kiosk", "A tap on huts while a computer's move is still being shown",
-       sees="the move's showing ends and the same tap chooses the huts (it used to only "
-       "end the showing, so the next tap chose them instead of moving them)",
+@fault("kiosk", "A tap on huts while a computer's move is still being shown (the tap only "
+       "ended the showing: the next tap chose the huts instead of moving them)",
+       sees="the showing ends and the same tap chooses the huts; the next one moves them",
        kept="the move played, the tap")
 @pytest.mark.parametrize("how", ["finger", "mouse"])
 def test_a_tap_during_a_computers_move_ends_its_showing_and_still_counts(how):

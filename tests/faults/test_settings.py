@@ -74,10 +74,11 @@ def test_wrong_values_in_the_settings_file(tmp_path, monkeypatch, capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
-@fault("settings", "A broken clans-pi.toml on the card while a game is kept",
-       sees="one sentence saying once that the card's clans-pi.toml was not used and why "
-       "(its line), under the scores, every word of it (a path too long for a line breaks "
-       "over two)", kept="the game, the scores in sight, the other settings, the file as it is")
+@fault("settings", "A broken clans-pi.toml on the card while a game is kept (the notice cut "
+       "its path, said twice that settings were not used, and hid the scores for a minute)",
+       sees="one sentence under the scores, every word of it: the card's clans-pi.toml was "
+       "not used, and why (its line)",
+       kept="the game, the scores in sight, the other settings, the file as it is")
 @pytest.mark.parametrize("size", [(800, 480), (480, 320)])
 @pytest.mark.parametrize("settings", ["none", "de"])
 def test_a_broken_cards_file_while_a_game_is_kept(tmp_path, monkeypatch, capsys, size,
