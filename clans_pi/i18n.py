@@ -11,12 +11,14 @@ counts. Placeholders are named: ``_("{name} moves").format(name=...)``.
 
 from __future__ import annotations
 
+import functools
 import gettext as _gettext
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-__all__ = ["DOMAIN", "ENGLISH_NAMES", "LANGUAGES", "LOCALE_DIR", "N_", "_", "language",
-           "ngettext", "set_language"]
+__all__ = ["DOMAIN", "ENGLISH_NAMES", "LANGUAGES", "LOCALE_DIR", "N_", "_", "gettext_in",
+           "language", "ngettext", "set_language"]
 
 
 DOMAIN: Final = "clans_pi"
@@ -76,6 +78,19 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the language in use."""
     return _translations.ngettext(singular, plural, n)
+
+
+@functools.cache
+def gettext_in(code: str) -> Callable[[str], str]:
+    """:func:`_` for the language ``code`` rather than the one in use (English where its
+    catalogue is not compiled): to know words written in another language, such as the
+    default names a game played in it kept."""
+    if code not in LANGUAGES or code == "en":
+        return _gettext.NullTranslations().gettext
+    try:
+        return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[code]).gettext
+    except OSError:
+        return _gettext.NullTranslations().gettext
 
 
 def N_(message: str) -> str:

@@ -158,6 +158,27 @@ def test_render_the_start_screen_as_the_table_shows_it_when_it_starts(capsys, tm
     assert not _differs(shots["kept"], shots["broken"], bottom)
 
 
+def test_the_rendered_start_screen_says_the_settings_problems_in_their_language(
+        monkeypatch, tmp_path):
+    """As the table does at its start: the language first, then the notices in it."""
+    from clans_pi.settings.config import Config, Problem
+    from clans_pi.ui import languages
+    from clans_pi.ui.app import App
+    from clans_pi.ui.run import render_start
+    from tests.ui_helpers import BOARD, CHART
+
+    said: list[str] = []
+    monkeypatch.setattr(App, "notify", lambda self, text, ms=0: said.append(text))
+    try:
+        render_start(BOARD, CHART, size=(800, 480), out=tmp_path / "start.png",
+                     settings=Config(language="de"),
+                     problems=[Problem(tmp_path / "config.toml", "sound: must be true or "
+                                       "false, not 'loud'; using True")])
+    finally:
+        assert languages.use("en") is None
+    assert len(said) == 1 and said[0].startswith("Eine Einstellung"), said
+
+
 def test_render_start_options_go_together_or_say_so(capsys, saved_game, tmp_path):
     out = str(tmp_path / "x.png")
     code, _, err = run(capsys, "render", "--screen", "play", "-o", out)

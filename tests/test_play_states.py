@@ -102,8 +102,14 @@ BOARD_ONLY = Repaint(("board",))
 # (in, input, its arguments, out, effects)
 TABLE: list[tuple[PlayState, Any, tuple[Any, ...], PlayState, tuple[Any, ...]]] = [
     # a press: skip, close the card, wait for an answer, refuse while a computer moves ...
-    (ANIM, ps.press, (2, G), IDLE, (Shown(),)),
-    (over(ANIM, info=3), ps.press, (2, G), over(IDLE, info=3), (Shown(),)),
+    # (a press that ends a move's showing still counts: huts tapped right after a
+    # computer's move are chosen)
+    (ANIM, ps.press, (2, G), over(IDLE, touch=Touch(2, None)), (Shown(),)),
+    (ANIM, ps.press, (1, G), over(HELD1, touch=Touch(1, None)),
+     (Shown(), Repaint(("header", "board")))),
+    (ANIM, ps.press, (1, COMPUTER), IDLE, (Shown(),)),
+    (over(ANIM, dialog=MENU), ps.press, (1, G), over(IDLE, dialog=MENU), (Shown(),)),
+    (over(ANIM, info=3), ps.press, (2, G), IDLE, (Shown(),)),
     (over(SEL1, info=3), ps.press, (2, G), SEL1, ()),
     (over(SEL1, dialog=MENU), ps.press, (2, G), over(SEL1, dialog=MENU), ()),
     (SEL1, ps.press, (5, COMPUTER), IDLE, (Say("Robo is thinking: wait for its move"),)),

@@ -102,6 +102,23 @@ def test_a_computer_seat_cycles_back_to_a_person_and_keeps_names_apart():
     assert screen.seats[1].name.endswith(" (Easy)") and screen.seats[1].kind == "easy"
 
 
+def test_names_from_pictures_are_shown_in_the_language_in_use_and_typed_ones_as_typed():
+    from clans_pi.ui.seat_kinds import shown_name
+    from tests.i18n_helpers import language
+
+    with language("de"):
+        assert shown_name(Seat("Fox", "fox")) == "Fuchs"
+        assert shown_name(Seat("Owl (Normal)", "owl", "normal")) == "Eule (Mittel)"
+        assert shown_name(Seat("Renard", "fox")) == "Fuchs"  # a game played in French
+        assert shown_name(Seat("Deer (Easy)", "")) == "Hirsch (Leicht)"  # an old record's
+        assert shown_name(Seat("Anna", "fox")) == "Anna"
+        assert shown_name(Seat("Bear", "fox")) == "Bear"  # typed, not the picture's name
+        assert shown_name(Seat("Owl (Normal)", "owl", "hard")) == "Owl (Normal)"
+    with language("ja"):
+        assert shown_name(Seat("Fuchs", "fox")) == shown_name(Seat("Fox", "fox")) != "Fox"
+    assert shown_name(Seat("Eule (Mittel)", "owl", "normal")) == "Owl (Normal)"
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_play_screen_with_a_computer_thinking_and_hints_at_every_size(size):
     bots = Bots(BlockingBot)

@@ -199,6 +199,17 @@ def test_latin_text_still_wraps_at_spaces_only():
         assert all(canvas.text_width(line, 18) <= width or " " not in line for line in lines)
 
 
+def test_a_word_too_long_for_a_line_goes_on_over_the_next_rather_than_being_cut():
+    """A path in a notice, in a narrow panel: broken after a slash where it can be."""
+    text = "A setting was not used: /boot/firmware/clans-pi.toml: display.rotate: 45"
+    for width in range(60, 200, 11):
+        lines = wrap(text, 18, width)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", ""), (width, lines)
+        assert all(canvas.text_width(line, 18) <= width for line in lines), (width, lines)
+    assert "/boot/firmware/" in wrap(text, 18, 140)  # not "/boot/firmware/clan"
+    assert wrap("Honorificabilitudinitatibus", 18, 60)[0] != "Honorificabilitudinitatibus"
+
+
 
 # ------------------------------------------------------------------ notices
 

@@ -65,6 +65,30 @@ def user_config_path() -> Path:
     return Path(base) / "clans-pi" / "config.toml"
 
 
+class Problem(str):
+    """One thing wrong with the settings, as the log says it ("FILE: what is wrong"; when a
+    whole file is left out, "; " and what is used instead). It keeps its ``file``, ``what``
+    is wrong and what is ``unused`` apart, so that the screen can say it once, in the
+    players' words, and name the card's own file as the maker knows it."""
+
+    file: Path
+    what: str
+    unused: str  # "": one setting (``what`` says what is used instead); else the whole file
+
+    def __new__(cls, file: Path, what: str, unused: str = "") -> Problem:
+        line = super().__new__(cls, f"{file}: {what}" + (f"; {unused}" if unused else ""))
+        line.file, line.what, line.unused = file, what, unused
+        return line
+
+    def __getnewargs__(self) -> tuple[Path, str, str]:  # type: ignore[override]
+        return self.file, self.what, self.unused  # (copied and pickled whole)
+
+    @property
+    def on_card(self) -> bool:
+        """The file is the card's own clans-pi.toml, on the boot partition (BOOT_PATHS)."""
+        return self.file in BOOT_PATHS
+
+
 @dataclass
 class Config:
     """The settings in effect (defaults where the file says nothing or says it wrongly)."""
@@ -113,8 +137,9 @@ class Config:
         return Hotspot(self.wifi_name, self.wifi_password) if self.wifi_name else None
 
 
-def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
-    """Read the settings; return them and the problems found (one line each).
+def load_config(path: str | Path | None = None) -> tuple[Config, list[Problem]]:
+    """Read the settings; return them and the problems found (one line each, a
+    :class:`Problem`).
 
     ``path`` None looks for /etc/clans-pi/config.toml, then the user's
     ~/.config/clans-pi/config.toml, and then for the card's own file, clans-pi.toml on the
@@ -131,7 +156,7 @@ def load_config(path: str | Path | None = None) -> tuple[Config, list[str]]:
     return load_files(files)
 
 
-def load_files(files: Sequence[Path]) -> tuple[Config, list[str]]:
+def load_files(files: Sequence[Path]) -> tuple[Config, list[Problem]]:
     """The settings of ``files`` (at least one), each over the one before it key by key, as
     :func:`load_config` reads them; and the problems found."""
     config = Config(source=" + ".join(map(str, files)))
@@ -147,19 +172,19 @@ def load_files(files: Sequence[Path]) -> tuple[Config, list[str]]:
     return config, problems
 
 
-def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) -> None:
+def _read_file(path: Path, config: Config, problems: list[Problem], *, unused: str) -> None:
     """Put the settings of one file onto ``config``; what is wrong goes to ``problems``."""
     try:
         # utf-8-sig: Windows' Notepad may begin a file it saves with a byte order mark.
         data = read_toml(path, encoding="utf-8-sig")
     except FileError as exc:  # missing, unreadable, too big, not TOML: one line
-        problems.append(f"{exc}; {unused}")
+        problems.append(Problem(path, exc.problem, unused))
         return
     for key in sorted(set(data) - set(TOP_LEVEL)):
         hint = (" (display settings go under [display])" if key in DISPLAY_KEYS else
                 " (computer player settings go under [computer])" if key in COMPUTER_KEYS
                 else "")
-        problems.append(f"{path}: unknown setting '{key}' (ignored){hint}")
+        problems.append(Problem(path, f"unknown setting '{key}' (ignored){hint}"))
     _read_seats(data.get("seats", {}), config, path, problems)
     _read_phones(data.get("phones", {}), config, path, problems)
     for key in ("pinout", "state_dir"):
@@ -167,7 +192,7 @@ def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) 
         if value is None:
             continue
         if not isinstance(value, str) or not value:
-            problems.append(f"{path}: '{key}' must be a path in quotes, not {value!r}")
+            problems.append(Problem(path, f"'{key}' must be a path in quotes, not {value!r}"))
         else:
             setattr(config, key, Path(value))
     read = _Reader(config, path, problems)
@@ -176,10 +201,10 @@ def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) 
     read.number("volume", data, 0, 100, integer=True)
     display = data.get("display", {})
     if not isinstance(display, dict):
-        problems.append(f"{path}: [display] must be a table (a [display] line, then keys)")
+        problems.append(Problem(path, "[display] must be a table (a [display] line, then keys)"))
         return
     for key in sorted(set(display) - set(DISPLAY_KEYS)):
-        problems.append(f"{path}: display.{key}: unknown setting (ignored)")
+        problems.append(Problem(path, f"display.{key}: unknown setting (ignored)"))
     read.size("size", display)
     read.flag("fullscreen", display, "display.")
     read.choice("rotate", display, ROTATIONS, "display.")
@@ -191,10 +216,11 @@ def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) 
     read.choice("fifth_clan", display, FIFTH_CLANS, "display.")
     computer = data.get("computer", {})
     if not isinstance(computer, dict):
-        problems.append(f"{path}: [computer] must be a table (a [computer] line, then keys)")
+        problems.append(Problem(path, "[computer] must be a table (a [computer] line, then "
+                                "keys)"))
         return
     for key in sorted(set(computer) - set(COMPUTER_KEYS)):
-        problems.append(f"{path}: computer.{key}: unknown setting (ignored)")
+        problems.append(Problem(path, f"computer.{key}: unknown setting (ignored)"))
     read.number("think_seconds", computer, 0.1, 30, prefix="computer.")
     read.flag("hints", computer, "computer.")
     read.workers("workers", computer, "computer.")
@@ -203,14 +229,14 @@ def _read_file(path: Path, config: Config, problems: list[str], *, unused: str) 
 class _Reader:
     """Checks one setting at a time: a wrong one is a problem line and keeps its default."""
 
-    def __init__(self, config: Config, path: Path, problems: list[str]) -> None:
+    def __init__(self, config: Config, path: Path, problems: list[Problem]) -> None:
         self.config, self.path, self.problems = config, path, problems
 
     def _bad(self, prefix: str, key: str, why: str) -> None:
         default = getattr(self.config, key)
         if isinstance(default, tuple):
             default = "x".join(map(str, default))
-        self.problems.append(f"{self.path}: {prefix}{key}: {why}; using {default!r}")
+        self.problems.append(Problem(self.path, f"{prefix}{key}: {why}; using {default!r}"))
 
     def _typed(self, key: str, data: dict[str, Any], prefix: str, kind: type,
                want: str) -> None:
@@ -260,8 +286,8 @@ class _Reader:
                     and 1 <= value <= MAX_WORKERS:
                 setattr(self.config, key, value)
             else:
-                self.problems.append(f"{self.path}: {prefix}{key}: must be \"auto\" or 1 to "
-                                     f"{MAX_WORKERS}, not {value!r}; using \"auto\"")
+                self.problems.append(Problem(self.path, f"{prefix}{key}: must be \"auto\" or 1 "
+                                             f"to {MAX_WORKERS}, not {value!r}; using \"auto\""))
 
     def size(self, key: str, data: dict[str, Any]) -> None:
         if key in data:
@@ -288,44 +314,45 @@ class _Reader:
                 self._bad("display.", key, why)
 
 
-def _read_seats(raw: Any, config: Config, path: Path, problems: list[str]) -> None:
+def _read_seats(raw: Any, config: Config, path: Path, problems: list[Problem]) -> None:
     if not isinstance(raw, dict):
-        problems.append(f"{path}: [seats] must be a table like  1 = \"gpio\"")
+        problems.append(Problem(path, "[seats] must be a table like  1 = \"gpio\""))
         return
     for key, kind in raw.items():
-        where = f"{path}: seats.{key}"
+        where = f"seats.{key}"
         if not (isinstance(key, str) and key.isascii() and key.isdigit()
                 and 1 <= int(key) <= MAX_PLAYERS):
-            problems.append(f"{where}: seats are numbered 1 to {MAX_PLAYERS}")
+            problems.append(Problem(path, f"{where}: seats are numbered 1 to {MAX_PLAYERS}"))
             continue
         if kind not in SEAT_KINDS:
-            problems.append(f"{where}: {kind!r} is not one of {', '.join(SEAT_KINDS)}; "
-                            "this seat uses the screen")
+            problems.append(Problem(path, f"{where}: {kind!r} is not one of "
+                                    f"{', '.join(SEAT_KINDS)}; this seat uses the screen"))
             continue
         config.seats[int(key)] = kind
 
 
-def _read_phones(raw: Any, config: Config, path: Path, problems: list[str]) -> None:
+def _read_phones(raw: Any, config: Config, path: Path, problems: list[Problem]) -> None:
     """[phones] listen = "HOST:PORT": where phone seats' pages are served; wifi_name and
     wifi_password: the Wi-Fi they join."""
     if not isinstance(raw, dict):
-        problems.append(f"{path}: [phones] must be a table like  listen = \"0.0.0.0:8080\"")
+        problems.append(Problem(path, "[phones] must be a table like  listen = "
+                                "\"0.0.0.0:8080\""))
         return
     for key in sorted(set(raw) - {"listen", *WIFI_KEYS}):
-        problems.append(f"{path}: phones.{key}: unknown setting (ignored)")
+        problems.append(Problem(path, f"phones.{key}: unknown setting (ignored)"))
     _read_wifi(raw, config, path, problems)
     value = raw.get("listen")
     if value is None:
         return
     host, _, port = value.rpartition(":") if isinstance(value, str) else ("", "", "")
     if not host or not port.isdigit() or not 0 < int(port) <= 65535:
-        problems.append(f"{path}: phones.listen: expected \"HOST:PORT\" like "
-                        f"\"0.0.0.0:8080\", not {value!r}; using 0.0.0.0:8080")
+        problems.append(Problem(path, f"phones.listen: expected \"HOST:PORT\" like "
+                                f"\"0.0.0.0:8080\", not {value!r}; using 0.0.0.0:8080"))
         return
     config.listen = (host, int(port))
 
 
-def _read_wifi(raw: dict[str, Any], config: Config, path: Path, problems: list[str]) -> None:
+def _read_wifi(raw: dict[str, Any], config: Config, path: Path, problems: list[Problem]) -> None:
     """phones.wifi_name and phones.wifi_password, taken together: a name with a wrong
     password (or a password with no name) is a problem, and neither is used."""
     if not any(key in raw for key in WIFI_KEYS):
@@ -333,23 +360,23 @@ def _read_wifi(raw: dict[str, Any], config: Config, path: Path, problems: list[s
     name, password = raw.get("wifi_name"), raw.get("wifi_password", "")
     unused = "the Wi-Fi in this file is not shown"
     if name is None:
-        problems.append(f"{path}: phones.wifi_password: given without phones.wifi_name; "
-                        f"{unused}")
+        problems.append(Problem(path, f"phones.wifi_password: given without "
+                                f"phones.wifi_name; {unused}"))
         return
     found = len(problems)
     for key, value, check in (("wifi_name", name, name_problem),
                               ("wifi_password", password, password_problem)):
         if not isinstance(value, str):
-            problems.append(f"{path}: phones.{key}: must be text in quotes, not {value!r}; "
-                            f"{unused}")
+            problems.append(Problem(path, f"phones.{key}: must be text in quotes, not "
+                                    f"{value!r}; {unused}"))
         elif value and (why := check(value)) is not None:
-            problems.append(f"{path}: phones.{key}: {value!r} {why}; {unused}")
+            problems.append(Problem(path, f"phones.{key}: {value!r} {why}; {unused}"))
     if len(problems) == found:
         assert isinstance(name, str) and isinstance(password, str)
         config.wifi_name, config.wifi_password = name, password
 
 
-def _read_hotspot_file(path: Path, config: Config) -> list[str]:
+def _read_hotspot_file(path: Path, config: Config) -> list[Problem]:
     """The Pi's own Wi-Fi, as the installer's --hotspot wrote it beside the settings (a
     [phones] table with wifi_name and wifi_password); no such file is no problem."""
     try:
@@ -357,14 +384,15 @@ def _read_hotspot_file(path: Path, config: Config) -> list[str]:
     except FileMissing:
         return []
     except FileError as exc:  # unreadable, too big, not TOML: one line
-        return [f"{exc}; the Wi-Fi in it is not shown"]
-    problems = [f"{path}: unknown setting '{key}' (ignored; only [phones] belongs here)"
+        return [Problem(path, exc.problem, "the Wi-Fi in it is not shown")]
+    problems = [Problem(path, f"unknown setting '{key}' (ignored; only [phones] belongs here)")
                 for key in sorted(set(data) - {"phones"})]
     phones = data.get("phones", {})
     if not isinstance(phones, dict):
-        return [*problems, f"{path}: [phones] must be a table like  wifi_name = \"Clans Pi\""]
+        return [*problems, Problem(path, "[phones] must be a table like  wifi_name = "
+                                   "\"Clans Pi\"")]
     for key in sorted(set(phones) - set(WIFI_KEYS)):
-        problems.append(f"{path}: phones.{key}: unknown setting (ignored; only wifi_name "
-                        "and wifi_password belong here)")
+        problems.append(Problem(path, f"phones.{key}: unknown setting (ignored; only "
+                                "wifi_name and wifi_password belong here)"))
     _read_wifi(phones, config, path, problems)
     return problems

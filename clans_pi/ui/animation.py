@@ -1,7 +1,7 @@
 """Short animations of what a move did, built from the move's public events.
 
-Each step lasts at most 600 ms; a tap skips the rest. Nothing here knows any clan's owner:
-events are public (R22).
+Each step lasts at most 600 ms; a tap skips the rest and still counts as a tap. Nothing
+here knows any clan's owner: events are public (R22).
 """
 
 from __future__ import annotations

@@ -283,12 +283,15 @@ class App:
         area = self.screen.notice_area()
         w = min(area.width - 8, round(640 * s))
         px = max(self.canvas.least_px, round(18 * s))
-        margin = round(12 * s)
+        margin = min(round(12 * s), max(4, w // 20))  # a narrow panel keeps room for words
         # As tall as its words need at a readable size (a narrow panel wraps them), at most
         # the area; never shorter than a finger.
         need = len(wrap(self.notice[0], px, w - 2 * margin)) * line_size(px) + 12
         r = pygame.Rect(0, 0, w, min(max(48, round(56 * s), need), area.height - 8))
-        r.midbottom = (area.centerx, area.bottom - round(4 * s))
+        if self.screen.notice_from_top:
+            r.midtop = (area.centerx, area.top + round(4 * s))
+        else:
+            r.midbottom = (area.centerx, area.bottom - round(4 * s))
         self.canvas.box(r, (20, 20, 24), radius=min(r.height // 3, round(14 * s)),
                         border=(255, 196, 64))
         self.canvas.region("notice", r)

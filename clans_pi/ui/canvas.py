@@ -391,25 +391,63 @@ def _tokens(para: str) -> list[tuple[str, bool]]:
     return tokens
 
 
+#: Where a word too long for a line (a file's path) is best broken: after one of these,
+#: a folder's slash before the rest.
+WORD_BREAKS = ("/\\", "-_.:")
+
+
+def _broken(word: str, width: int, measure: Callable[[str], int]) -> list[str]:
+    """``word``, wider than ``width``, in pieces that each fit: cut after a ``/`` (else a
+    ``-``, ``.`` ...) that comes late enough in the piece, else between two letters."""
+    pieces: list[str] = []
+    while len(word) > 1 and measure(word) > width:
+        fits, wide = 1, len(word) - 1  # word[:fits] fits (one letter always goes)
+        while fits < wide:
+            mid = (fits + wide + 1) // 2
+            if measure(word[:mid]) <= width:
+                fits = mid
+            else:
+                wide = mid - 1
+        # The last break of the first kind that is not so early that it wastes the line.
+        cut = next((at for marks in WORD_BREAKS
+                    if (at := max(word.rfind(ch, 0, fits) + 1 for ch in marks)) > fits // 2),
+                   fits)
+        while cut > 1 and (word[cut] in NO_LINE_START or word[cut - 1] in NO_LINE_END):
+            cut -= 1  # kinsoku holds here too: no piece starts with a closing mark
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return [*pieces, word]
+
+
+def _measured(text: str, *, px: int, plain: pygame.font.Font | None) -> int:
+    """How wide ``text`` is at ``px``: in ``plain``'s face alone, or as drawn (None)."""
+    return plain.size(_bounded(text))[0] if plain is not None else text_width(text, px)
+
+
 def wrap(text: str, px: int, width: int) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` at ``px`` (words kept whole;
-    explicit newlines start new lines). Text without spaces (Japanese) breaks between
-    characters, never before a closing mark such as 。、」 nor after an opening one."""
+    """Split ``text`` into lines no wider than ``width`` at ``px`` (words kept whole unless
+    one alone is too wide, such as a long path: it goes on over the next lines, see
+    :func:`_broken`; explicit newlines start new lines). Text without spaces (Japanese)
+    breaks between characters, never before a closing mark such as 。、」 nor after an
+    opening one."""
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
         # One face draws the whole paragraph (asked once, not for every trial line), or its
         # runs are measured as they are drawn.
         one_face = _face is not None and not _lacking(_face, para)
-        plain = font(px)  # (the bundled font is measured as drawn, smoothed: text_width)
+        # (the bundled font is measured as drawn, smoothed: text_width)
+        measure = functools.partial(_measured, px=px, plain=font(px) if one_face else None)
         for piece, spaced in _tokens(para):
             trial = piece if not line else f"{line}{' ' if spaced else ''}{piece}"
-            wide = plain.size(_bounded(trial))[0] if one_face else text_width(trial, px)
-            if line and wide > width:
+            if line and measure(trial) > width:
                 lines.append(line)
                 line = piece
             else:
                 line = trial
+            if line == piece and measure(piece) > width:  # alone on its line, and too wide
+                *whole, line = _broken(piece, width, measure)
+                lines += whole
         lines.append(line)
     return lines
 

@@ -22,7 +22,7 @@ from ..saving.store import SAVE_FORMAT, GameStore, read_save
 from ..service.stopping import stopped_by_sigterm
 from ..service.watchdog import Notifier
 from ..session import Session
-from ..settings.config import Config
+from ..settings.config import Config, Problem
 from ..settings.language import chosen_language
 from ..settings.options import RENDER_SCREENS, size_problem
 from ..table.guide import GUIDE_FILE, GuideMemory
@@ -184,8 +184,8 @@ def render_start(board: Board, chart: EpochChart, *, size: tuple[int, int], out:
     drawn."""
     from .display import rotate_picture
 
+    problem = use_language(settings, state_dir)  # first: the notices are said in it
     notices = settings_notices(problems)
-    problem = use_language(settings, state_dir)
     if problem is not None:
         notices.append(problem)
     app = table_app(board, chart, settings, state_dir, size=size, kiosk=kiosk,
@@ -218,12 +218,31 @@ def load_game(data: Any, board: Board, chart: EpochChart, where: str) -> Session
 def settings_notices(problems: Sequence[str]) -> list[str]:
     """What the screen says of the settings' problems (each already in the log): one
     notice for one problem, and one for many, naming the first, rather than a queue of
-    notices that would take a minute to read."""
-    if len(problems) <= 1:
-        return [_("A setting was not used: {problem}").format(problem=p) for p in problems]
+    notices that would take a minute to read. A whole file left out is said once, with
+    why; the card's own file is named as the maker knows it, not by its path."""
+    if not problems:
+        return []
+    if len(problems) == 1:
+        p = problems[0]
+        if isinstance(p, Problem) and p.unused:
+            if p.on_card:
+                return [_("The card's clans-pi.toml was not used: {why}").format(why=p.what)]
+            return [_("The settings file {file} was not used: {why}").format(file=p.file,
+                                                                            why=p.what)]
+        return [_("A setting was not used: {problem}").format(problem=_said(p))]
     return [ngettext("{n} problem in the settings; the first: {problem}; all in the log",
                      "{n} problems in the settings; the first: {problem}; all in the log",
-                     len(problems)).format(n=len(problems), problem=problems[0])]
+                     len(problems)).format(n=len(problems), problem=_said(problems[0]))]
+
+
+def _said(problem: str) -> str:
+    """A problem's line for the screen: the card's own file named as the maker knows it."""
+    if isinstance(problem, Problem) and problem.on_card:
+        # TRANSLATORS: the settings file on the SD card's boot partition, which a maker
+        # edits on their computer before the first start; the file name stays as it is.
+        where = _("the card's clans-pi.toml")
+        return f"{where}: {problem.what}" + (f"; {problem.unused}" if problem.unused else "")
+    return problem
 
 
 def clan_look(config: Config) -> ClanLook:

@@ -10,7 +10,11 @@ The levels' words (:func:`level_label`, :func:`kind_label`) live with the seats 
 
 from __future__ import annotations
 
-from ..i18n import _
+import functools
+from collections.abc import Callable
+from typing import Protocol
+
+from ..i18n import LANGUAGES, N_, _, gettext_in
 from ..session import COMPUTER_KINDS, HUMAN, LEVEL_LABEL, SEAT_KINDS, Seat, kind_label, level_label
 from .avatars import AVATARS, avatar
 
@@ -21,11 +25,63 @@ def next_kind(kind: str) -> str:
     return kinds[(kinds.index(kind) + 1) % len(kinds)] if kind in kinds else HUMAN
 
 
+# TRANSLATORS: a computer player's name, e.g. "Owl (Hard)"; keep the brackets (a typed
+# name cannot hold them, so a person's name never equals a computer's).
+COMPUTER_NAME = N_("{animal} ({level})")
+
+
 def computer_name(avatar_key: str, kind: str) -> str:
-    # TRANSLATORS: a computer player's name, e.g. "Owl (Hard)"; keep the brackets (a typed
-    # name cannot hold them, so a person's name never equals a computer's).
-    return _("{animal} ({level})").format(animal=avatar(avatar_key).label,
-                                          level=level_label(kind))
+    """A computer player's name, its picture's animal and its level ("Owl (Hard)")."""
+    return _computer_name(_, avatar_key, kind)
+
+
+def _computer_name(gettext: Callable[[str], str], avatar_key: str, kind: str) -> str:
+    """A computer player's name in the language of ``gettext``."""
+    level = gettext(LEVEL_LABEL[kind]) if kind in LEVEL_LABEL else kind.capitalize()
+    return gettext(COMPUTER_NAME).format(animal=gettext(avatar(avatar_key).name), level=level)
+
+
+class Player(Protocol):
+    """A seat as a game or a record keeps it (a Seat, a past game's PastPlayer)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def avatar(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+@functools.cache
+def _default_names() -> dict[str, tuple[str, str]]:
+    """Every name a seat gets from its picture alone, in every language: a picture's own
+    name ("Fox", "Fuchs", ...) and a computer's ("Owl (Normal)", "Eule (Mittel)", ...), each
+    with its picture and who plays it."""
+    names: dict[str, tuple[str, str]] = {}
+    for code in LANGUAGES:
+        gettext = gettext_in(code)
+        for a in AVATARS:
+            names.setdefault(gettext(a.name), (a.key, HUMAN))
+            for kind in COMPUTER_KINDS:
+                names.setdefault(_computer_name(gettext, a.key, kind), (a.key, kind))
+    return names
+
+
+def shown_name(player: Player) -> str:
+    """``player``'s name as the table says it now: a name the seat had from its picture
+    alone (a picture's own name, a computer's), kept by a game played in any language, in
+    the language in use ("Fox" and "Owl (Normal)" are "Fuchs" and "Eule (Mittel)" in
+    German); a typed name as typed. A record that kept no picture (an old one) is known by
+    the name alone."""
+    known = _default_names().get(player.name)
+    if known is None:
+        return player.name
+    key, kind = known
+    if player.avatar and (player.avatar, player.kind) != (key, kind):
+        return player.name  # a typed name that happens to be another picture's
+    return avatar(key).label if kind == HUMAN else computer_name(key, kind)
 
 
 def default_name(seat: Seat) -> str:
@@ -77,4 +133,4 @@ def seats_from_names(names: list[str]) -> list[Seat]:
 
 
 __all__ = ["LEVEL_LABEL", "computer_name", "default_name", "kind_label", "level_label",
-           "next_kind", "seats_from_names", "with_kind"]
+           "next_kind", "seats_from_names", "shown_name", "with_kind"]

@@ -213,6 +213,7 @@ def test_tapping_the_last_village_placed_by_itself_founds_them():
 def test_the_past_result_shows_the_winner_s_name_whole(code):
     from clans_pi.history.replay import GameReplay
     from clans_pi.ui.screens.past_replay import ReplayScreen
+    from clans_pi.ui.seat_kinds import computer_name
     from tests.test_ui_layout import act
     from tests.ui_helpers import finished_session
 
@@ -232,4 +233,79 @@ def test_the_past_result_shows_the_winner_s_name_whole(code):
         app.full = True
         app.redraw()
         names = [d.name for d in app.canvas.records if d.kind == "text"]
-        assert "Owl (Normal)" in names, names
+        whole = computer_name("owl", "normal")  # "Eule (Mittel)" in German, as at the table
+        assert whole in names, names
+
+
+@fault("display", "Past games of games played in another language (in German: 'Fox' and "
+       "'Owl (Normal)' listed and crowned, while the start screen says 'Fuchs' and "
+       "'Eule (Mittel)')",
+       sees="a picture's own name and a computer's name in the language in use, in the list, "
+       "the replay and the result, as at the table; a typed name as typed",
+       kept="the records as they were written (old ones without the table's seats too)")
+@pytest.mark.parametrize("code", ["de", "ja"])
+def test_past_games_name_pictures_and_computers_in_the_language_in_use(tmp_path, code):
+    import random
+
+    from clans_pi.saving.store import GameStore
+    from clans_pi.ui.app import App
+    from clans_pi.ui.avatars import avatar
+    from clans_pi.ui.screens.past_games import PastGamesScreen
+    from clans_pi.ui.seat_kinds import computer_name
+    from tests.history_helpers import NOW, finished_record, write_record
+    from tests.test_ui_layout import act
+    from tests.ui_helpers import FakeClock
+
+    records = tmp_path / "records"
+    # Played in English, with the table's seats; in French; and an old record that kept
+    # only the players' names.
+    english = finished_record([("Fox", "fox", "human"), ("Owl (Normal)", "owl", "normal"),
+                               ("Anna", "bear", "human")], 3)
+    french = finished_record([("Lièvre", "hare", "human"), ("Loup (Difficile)", "wolf", "hard")],
+                             4, ended=NOW.replace(hour=19))
+    old = finished_record([("Cat", "", "human"), ("Deer (Easy)", "", "easy")], 5,
+                          ended=NOW.replace(hour=18))
+    del old["table"]
+    for k, record in enumerate((english, french, old)):
+        write_record(records, record, f"2026112{5 - k}-200000-{k:010d}.json")
+    typed = {"Anna"}
+    with language(code):
+        wanted = {avatar("fox").label, computer_name("owl", "normal"), avatar("hare").label,
+                  computer_name("wolf", "hard"), avatar("cat").label,
+                  computer_name("deer", "easy")}
+        kept = {"Fox", "Owl (Normal)", "Lièvre", "Loup (Difficile)", "Cat", "Deer (Easy)"}
+        app = App(BOARD, CHART, size=(800, 480), rng=random.Random(1), clock=FakeClock(),
+                  record=True, store=GameStore(tmp_path))
+        app.start_menu()
+        act(app.screen, "past_games")
+        screen = app.screen
+        assert isinstance(screen, PastGamesScreen)
+        screen.now = lambda: NOW
+
+        def drawn() -> set[str]:
+            app.full = True
+            app.redraw()
+            return {d.name for d in app.canvas.records if d.kind == "text"}
+
+        shown = drawn()
+        assert wanted | typed <= shown and not kept & shown, (shown, wanted)
+        for game, row in list(screen.rows):  # each game's replay, then its result
+            names = {(p.name, p.winner) for p in game.players}
+            screen.pointer_down(row.center)
+            screen.pointer_up(row.center)
+            replay = app.screen
+            assert replay.name == "past_replay"
+            act(replay, "strip")  # the players' cards rather than the chart of how they hid
+            shown = drawn()
+            assert not kept & shown and len(wanted & shown) == len(names - {("Anna", False),
+                                                                           ("Anna", True)})
+            while replay.button("epoch_next").enabled:
+                act(replay, "epoch_next")
+            act(replay, "result")
+            shown = drawn()
+            assert not kept & shown, shown
+            headline = next(d.name for d in app.canvas.records if d.kind == "text")
+            assert not any(name in headline for name, _won in names if name not in typed)
+            act(app.screen, "back")
+            act(replay, "back")
+            assert app.screen is screen

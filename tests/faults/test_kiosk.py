@@ -15,10 +15,20 @@ from clans_pi import cli
 from clans_pi.saving.store import GameStore
 from clans_pi.service import kiosk
 from clans_pi.session import Session
+from clans_pi.table.computers import BOT_PAUSE_MS
 from clans_pi.table.guide import GUIDE_FILE, GuideMemory
 from clans_pi.ui.app import App
 
-from ..ui_helpers import BOARD, CHART, display_app, press, random_session
+from ..bot_fakes import Bots, computer_to_move, worker_done
+from ..ui_helpers import (
+    BOARD,
+    CHART,
+    display_app,
+    press,
+    random_session,
+    tap,
+    territory_point,
+)
 from . import fault
 
 
@@ -179,3 +189,29 @@ def test_switch_off_is_on_the_kiosks_start_screen_only():
     app.screen.button("switch_off").action()
     app.screen.button("confirm_yes").action()
     assert app.exit_status == kiosk.SWITCH_OFF
+
+
+@fault("kiosk", "A tap on huts while a computer's move is still being shown (the tap only "
+       "ended the showing: the next tap chose the huts instead of moving them)",
+       sees="the showing ends and the same tap chooses the huts; the next one moves them",
+       kept="the move played, the tap")
+@pytest.mark.parametrize("how", ["finger", "mouse"])
+def test_a_tap_during_a_computers_move_ends_its_showing_and_still_counts(how):
+    with display_app() as (app, clock):
+        app.table.bots = Bots()
+        session = computer_to_move(2)  # a computer, then the person
+        app.begin(session, peeks=False)
+        ply = session.public().ply
+        app.pump()
+        worker_done(app)
+        clock.advance(BOT_PAUSE_MS)
+        app.pump()
+        assert session.public().ply == ply + 1 and app.screen.anim is not None
+        assert session.seats[session.current_seat].is_human
+        src = min(session.movable())
+        tap(app, territory_point(app, src), how=how)
+        assert app.screen.anim is None  # the showing is over ...
+        assert app.screen.selected == src  # ... and the tap chose the huts
+        target = session.legal_targets(src)[0]
+        tap(app, territory_point(app, target), how=how)  # "then where they go"
+        assert session.public().ply == ply + 2 or app.screen.order is not None

@@ -156,6 +156,10 @@ class Screen:
     def draw(self, canvas: Canvas) -> None:
         raise NotImplementedError
 
+    #: The app's notice hangs from the top of :meth:`notice_area` (else it stands on its
+    #: bottom).
+    notice_from_top = False
+
     def notice_area(self) -> pygame.Rect:
         """Where the app's notices go on this screen (at its bottom): by default a band
         along the top of the window; the play screen keeps them off the board."""

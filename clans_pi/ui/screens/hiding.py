@@ -21,6 +21,7 @@ from ..hiding_chart import Line, draw_chart
 from ..icons import hut_icon
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
+from ..seat_kinds import shown_name
 from ..theme import ACCENT, BG, PANEL, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -98,7 +99,8 @@ class HidingScreen(Screen):
         canvas.surface.blit(hut_icon(player.clan, icon.width, look=self.app.look), icon)
         title = pygame.Rect(icon.right + 8, self.title.top, self.title.right - icon.right - 8,
                             self.title.height)
-        canvas.text(_("{name}: how sure the table was of their clan").format(name=seat.name),
+        canvas.text(_("{name}: how sure the table was of their clan").format(
+            name=shown_name(seat)),
                     title, self.px(26), TEXT, align="left", min_px=self.px(14))
         canvas.text(player.verdict.text(), self.verdict, self.px(22), ACCENT, align="left")
         self._draw_chart(canvas)
@@ -150,13 +152,14 @@ class HidingScreen(Screen):
         box = self.seen
         if box.height < self.px(18):
             return
-        seen = [_("{name} {p} %").format(name=self.session.seats[self.session.seat_of(v)].name,
-                                         p=percent(curve[-1]))
+        seen = [_("{name} {p} %").format(
+                    name=shown_name(self.session.seats[self.session.seat_of(v)]),
+                    p=percent(curve[-1]))
                 for v, curve in sorted(self.player.by_seat.items())]
         seen.append(_("an onlooker {p} %").format(p=percent(self.player.onlooker[-1])))
         text = _("At the end: {readings}.").format(readings=_(", ").join(seen))
         for k, clan, weight in self.during:
             text += " " + _("During play {name} named {clan}: {how}.").format(
-                name=self.session.seats[k].name, clan=self.app.look.label(clan),
+                name=shown_name(self.session.seats[k]), clan=self.app.look.label(clan),
                 how=how_sure(weight))
         canvas.paragraph(text, box, self.px(16), TEXT_DIM)

@@ -26,6 +26,7 @@ from ..icons import draw_bin, draw_crown
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
 from ..scrolling import Scroll, draw_scrollbar
+from ..seat_kinds import shown_name
 from ..theme import ACCENT, BG, CARD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -217,7 +218,7 @@ class PastGamesScreen(Screen):
                                cell.right - pic.right - self.px(8), cell.height - self.px(4))
             name, score = split_v(text, 1, 1)
             least = canvas.least_px
-            canvas.text(shortened(p.name, least, name.width), name, small,
+            canvas.text(shortened(shown_name(p), least, name.width), name, small,
                         ACCENT if p.winner else TEXT, align="left")
             drawn = canvas.text(str(p.score), score, big, ACCENT if p.winner else TEXT,
                                 align="left")
@@ -294,7 +295,7 @@ class PastGamesScreen(Screen):
 
     def _ask_delete(self, game: PastGame) -> Callable[[], None]:
         def ask() -> None:
-            names = _(", ").join(game.winners)
+            names = _(", ").join(shown_name(p) for p in game.players if p.winner)
             text = ngettext("{winners} won it, {day} at {time}. It leaves the list and the "
                             "scoreboard for good.",
                             "{winners} shared the win, {day} at {time}. It leaves the list and "

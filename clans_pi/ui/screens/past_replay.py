@@ -27,6 +27,7 @@ from ..hiding_chart import Line, draw_chart, draw_ring, percent_label
 from ..icons import draw_arrow, draw_pause, draw_play, draw_step, hut_icon
 from ..layout import play_layout, split_h, split_v
 from ..panel import draw_avatar, draw_chips, draw_epoch_table, draw_score_track
+from ..seat_kinds import shown_name
 from ..theme import ACCENT, BG, CARD, PANEL, PANEL_HI, SELECT, TEXT, TEXT_DIM, Color, roman
 from ..widgets import Button
 from .base import Screen
@@ -382,7 +383,7 @@ class ReplayScreen(Screen):
         draw_avatar(canvas, seat, k, pic)
         if moved:
             _draw_moved_mark(canvas.surface, pic)
-        canvas.text(shortened(seat.name, canvas.least_px, name.width), name, px, name_ink,
+        canvas.text(shortened(shown_name(seat), canvas.least_px, name.width), name, px, name_ink,
                     align="left")
         icon_side = min(clan.height, round(px * 1.3))
         icon = pygame.Rect(clan.left, clan.centery - icon_side // 2, icon_side, icon_side)

@@ -444,14 +444,17 @@ class PlayPicture(Screen):
                         lay.px(17), TEXT, align="left")
             y += line
 
+    notice_from_top = True
+
     def notice_area(self) -> pygame.Rect:
-        """The app's notices go over the top of the panel (whose turn, the scores), off the
-        board and away from the toast over the players' row."""
+        """The app's notices hang in the panel under the score track, over the epoch chart
+        (and the buttons, when their words need the room): off the board, away from the
+        toast over the players' row, and never over whose turn it is or the scores (a
+        notice of the settings stays a minute)."""
         lay = self.lay
         assert lay is not None
-        panel = lay.panel
-        return pygame.Rect(panel.left, panel.top, panel.width, min(panel.height // 2,
-                                                                    round(lay.unit * 4)))
+        top = self._panel_parts()["scores"].bottom
+        return pygame.Rect(lay.panel.left, top, lay.panel.width, lay.panel.bottom - top)
 
     def _draw_toast(self, canvas: Canvas, text: str) -> None:
         lay = self.lay

@@ -9,7 +9,7 @@ Selected        the mover's huts on ``src`` are chosen (``held``: the finger tha
                 them is still down, so moving it drags)
 Dragging        those huts follow the finger, drawn as an arrow to ``pos``
 ChoosingOrder   a move that founds several villages waits for their order (R11)
-Animating       a played move is being shown; a tap skips the rest
+Animating       a played move is being shown; a tap ends it and still counts
 ==============  =====================================================================
 
 Two *overlays* lie over any mode and do not end it: a territory's details card (``info``,
@@ -34,7 +34,7 @@ has); they never play, save or draw.
 ==============================  ================  =========================================
 input                           in                goes to (effect)
 ==============================  ================  =========================================
-press (finger down)             Animating         Idle (Shown)
+press (finger down)             Animating         Idle (Shown), then as below
                                 info open         info closed
                                 dialog open       unchanged
                                 computer to move  Idle (Say: it is thinking)
@@ -287,12 +287,20 @@ def _choose(s: PlayState, src: int, dst: int, game: Game) -> Step:
 
 def press(s: PlayState, t: int | None, game: Game) -> Step:
     """A finger (or the mouse) goes down on the board, on territory ``t`` (None: off the
-    map). Decided in this order: skip an animation, close a details card, wait for a
-    question's answer, refuse while a computer moves; then movable huts are chosen (a drag
-    may start from them) and anything else waits for the finger to lift."""
+    map). Decided in this order: end an animation (the press still counts, as below),
+    close a details card, wait for a question's answer, refuse while a computer moves; then
+    movable huts are chosen (a drag may start from them) and anything else waits for the
+    finger to lift."""
+    if isinstance(s.mode, Animating):
+        # The move's showing ends, and the press is the one the player meant: "tap huts,
+        # then where they go" right after a computer's move chooses the huts. A computer
+        # to move next: only the showing ends (no "thinking" message for it).
+        s = replace(s, mode=Idle(), touch=None)
+        if s.dialog is not None or not game.seats[game.current_seat].is_human:
+            return Step(s, (Shown(),))
+        after = press(s, t, game)
+        return Step(after.state, (Shown(), *after.effects))
     mode = s.mode
-    if isinstance(mode, Animating):
-        return _with_mode(replace(s, touch=None), Idle(), Shown())
     if s.info is not None:
         return Step(replace(s, info=None, touch=None))
     if s.dialog is not None:

@@ -23,6 +23,7 @@ from ..hiding_chart import Line, draw_chart, draw_ring
 from ..icons import draw_crown, hut_icon
 from ..layout import split_h, split_v
 from ..panel import draw_avatar
+from ..seat_kinds import shown_name
 from ..theme import ACCENT, BG, BUTTON, CARD, GOOD, PANEL_HI, TEXT, TEXT_DIM
 from ..widgets import Button
 from .base import Screen
@@ -178,7 +179,7 @@ class ResultsScreen(Screen):
         canvas.fill(BG)
         # A name longer than the keyboard types (an older version's, a record's) is cut
         # with an ellipsis: the title keeps its "wins!".
-        names = [self.session.seats[self.session.seat_of(p)].name for p in obs.winners]
+        names = [shown_name(self.session.seats[self.session.seat_of(p)]) for p in obs.winners]
         headline = shortened_in(_headline, names, self.px(18), self.title.width, self.px(4))
         # Shrinks further than other titles: two or three long names in German are wide.
         canvas.text(headline, self.title, self.px(40), ACCENT, min_px=self.px(18))
@@ -209,7 +210,7 @@ class ResultsScreen(Screen):
             draw_avatar(canvas, self.session.seats[seat], seat, pic)
             # The winner's crown sits on the picture: the name has the cell's whole width.
             name = pygame.Rect(pic.right + 6, who.top, who.right - pic.right - 12, who.height)
-            shown = shortened(self.session.seats[seat].name, canvas.least_px, name.width)
+            shown = shortened(shown_name(self.session.seats[seat]), canvas.least_px, name.width)
             canvas.text(shown, name, self.px(22), ACCENT if won else TEXT, align="left")
             if won:
                 crown = round(side * 0.5)
