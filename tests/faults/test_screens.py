@@ -3,6 +3,8 @@ how well each player hid (the replay's strip, the large chart), the take-back qu
 
 from __future__ import annotations
 
+import itertools
+
 import pygame
 import pytest
 
@@ -74,3 +76,113 @@ def test_a_link_is_cut_after_a_slash_then_a_dot_or_colon_then_anywhere():
     halves = max(text_width("q3Jx-7LbVf_", 18), text_width("Z0aKpT2mWcA", 18))
     assert wrap_link(link, 18, halves)[-2:] == ["q3Jx-7LbVf_", "Z0aKpT2mWcA"]  # not 20 and 2
     assert "".join(wrap_link(link, 18, 1)) == link  # a letter a line: still whole
+
+
+def _strip_chart(size: tuple[int, int], monkeypatch) -> tuple[pygame.Rect, dict]:
+    """Where the replay's strip draws its chart at ``size``, and how (the screen's call)."""
+    from clans_pi.history.replay import GameReplay
+    from clans_pi.ui.screens import past_replay
+    from clans_pi.ui.screens.past_replay import ReplayScreen
+    from tests.ui_helpers import BOARD, CHART, finished_session
+
+    calls = []
+    monkeypatch.setattr(past_replay, "draw_chart",
+                        lambda canvas, rect, lines, total, **kw: calls.append((rect, kw)))
+    app, _clock = offscreen_app(size)
+    session = finished_session(4)
+    screen = ReplayScreen(app, GameReplay(session.to_record(), "x.json", BOARD, CHART),
+                          back=app.start_menu)
+    app.show(screen)
+    assert screen.reading.wait(60)
+    app.full = True
+    app.redraw()
+    rect, kw = calls[-1]
+    return pygame.Rect(rect), kw
+
+
+def _curve(end: float, total: int = 40) -> list[float]:
+    return [0.25 + (end - 0.25) * k / total for k in range(total + 1)]
+
+
+#: Curves whose ends meet: the same figure, a few points apart, at the top and the bottom.
+ENDS = [
+    {"red": 0.28, "blue": 0.27, "yellow": 0.06, "black": 0.27},
+    {"red": 0.5, "blue": 0.5, "green": 0.5, "black": 0.5},
+    {"red": 1.0, "blue": 0.99, "green": 0.98, "black": 0.97},
+    {"red": 0.0, "blue": 0.01, "green": 0.02, "yellow": 0.0},
+]
+
+
+@fault("display", "the replay's strip: the huts at the ends of curves that end close together "
+       "drawn over one another (black's behind red's), so a line was known by colour alone",
+       sees="every curve's hut whole, moved apart with a thin line to its curve's end",
+       kept="the game's record, its reading")
+@pytest.mark.parametrize("ends", ENDS, ids=lambda e: "-".join(f"{p:.2f}" for p in e.values()))
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_replay_chart_shows_every_curve_s_end_mark(size, ends, monkeypatch):
+    from clans_pi.palette import mark_color
+    from clans_pi.ui.canvas import Canvas
+    from clans_pi.ui.hiding_chart import Line, draw_chart
+    from clans_pi.ui.icons import hut_icon
+
+    rect, kw = _strip_chart(size, monkeypatch)
+    surface = pygame.Surface((rect.right + 10, rect.bottom + 10))
+    canvas = Canvas(surface, record=True)
+    kw["current"] = 40
+    draw_chart(canvas, rect, [Line(clan, _curve(p)) for clan, p in ends.items()], 40, **kw)
+    marks = [d for d in canvas.records if d.kind == "end"]
+    for clan in ends:  # each hut's mark as many pixels as the hut alone has
+        colour = mark_color(clan)
+        whole = [d for d in marks if d.name == f"{kw['name']}:{clan}"]
+        side = whole[0].rect.width if whole else 14
+        icon = hut_icon(clan, side)
+        alone = sum(icon.get_at((x, y)) == (*colour, 255) for x in range(side)
+                    for y in range(side))
+        seen = sum(surface.get_at((x, y))[:3] == colour for x in range(rect.left, rect.right)
+                   for y in range(rect.top, rect.bottom))
+        assert seen >= alone, (clan, seen, alone)
+    assert len(marks) == len(ends)
+    for i, a in enumerate(marks):
+        assert rect.contains(a.rect), (a.name, a.rect, rect)
+        for b in marks[i + 1:]:
+            assert not a.rect.colliderect(b.rect), (a.name, a.rect, b.name, b.rect)
+
+
+def _distance(p: tuple[float, float], a: tuple[int, int], b: tuple[int, int]) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    t = 0.0 if not dx and not dy else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy)
+                                                   / (dx * dx + dy * dy)))
+    return ((px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2) ** 0.5
+
+
+@fault("display", "the black clan's curve, drawn over a light edge, showed a gap in its edge "
+       "at every bend",
+       sees="each curve's edge unbroken round its bends",
+       kept="the game's record, its reading")
+@pytest.mark.parametrize("clan", ["black", "red"])
+def test_a_curve_s_edge_is_unbroken_at_its_bends(clan):
+    from clans_pi.ui.canvas import Canvas
+    from clans_pi.ui.clan_look import DEFAULT_LOOK
+    from clans_pi.ui.hiding_chart import Line, draw_chart, line_width, point
+    from clans_pi.ui.theme import BG
+
+    values = [0.2, 0.7, 0.3, 0.9, 0.1, 0.5, 0.52, 0.2, 0.8]
+    surface = pygame.Surface((300, 120))
+    canvas = Canvas(surface, record=True)
+    draw_chart(canvas, pygame.Rect(10, 10, 280, 100), [Line(clan, values)], len(values) - 1,
+               look=DEFAULT_LOOK, scale=1.0, blind=0.25, name="t")
+    area = next(d.rect for d in canvas.records if d.kind == "chart")
+    pts = [point(area, len(values) - 1, k, p) for k, p in enumerate(values)]
+    reach = (line_width(1.0) + 2) / 2 - 1  # well inside the edge's width
+    drawn = {DEFAULT_LOOK.color(clan), DEFAULT_LOOK.ink(clan)}
+    gaps = []
+    for x in range(area.left, area.right + 1):
+        for y in range(area.top - 4, area.bottom + 5):
+            near = min(_distance((x, y), a, b) for a, b in itertools.pairwise(pts)) <= reach
+            if near and surface.get_at((x, y))[:3] not in drawn:
+                gaps.append((x, y))
+    assert not gaps, gaps
+    for x, y in pts[1:-1]:  # the curve's own colour at each bend, its edge round it
+        assert surface.get_at((x, y))[:3] == DEFAULT_LOOK.color(clan)
+    assert BG not in drawn
