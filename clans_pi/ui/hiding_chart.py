@@ -7,6 +7,7 @@ the move shown as a vertical line. And the ring shown while the reading is worke
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 import pygame
 
 from ..history.hiding import percent
-from .canvas import Canvas
+from .canvas import Canvas, text_height, text_width
 from .clan_look import ClanLook
 from .icons import hut_icon
 from .theme import ACCENT, BG, CARD, SELECT, TEXT_DIM, Color, mix
@@ -105,9 +106,10 @@ def line_width(scale: float) -> int:
 def draw_chart(canvas: Canvas, rect: pygame.Rect, lines: Sequence[Line], total: int, *,
                look: ClanLook, scale: float, blind: float, name: str,
                markers: Sequence[tuple[int, float, str]] = (), current: int | None = None,
-               background: Color = BG) -> pygame.Rect:
+               background: Color = BG, label: str = "", label_px: int = 0) -> pygame.Rect:
     """Draw ``lines`` (moves 0..``total``) in ``rect``; ``markers`` are (move, probability,
-    label: "" a plain dot); ``current`` the move shown. Returns the plotting area."""
+    label: "" a plain dot); ``current`` the move shown; ``label`` names the blind guess's
+    line (at ``label_px``) where no line or marker crosses it. Returns the plotting area."""
     width = line_width(scale)
     icon = min(max(14, round(rect.height * 0.28)), round(30 * scale), rect.width // 4)
     # The huts at the lines' ends side by side in as many columns as it takes for all of
@@ -151,16 +153,55 @@ def draw_chart(canvas: Canvas, rect: pygame.Rect, lines: Sequence[Line], total: 
             r = width + 2
             pygame.draw.circle(canvas.surface, look.ink(line.clan), (x, y), r + 2)
             pygame.draw.circle(canvas.surface, look.color(line.clan), (x, y), r)
-    for k, p, label in markers:
+    marks = []
+    for k, p, number in markers:
         x, y = point(area, total, k, p)
-        r = max(width + 3, round(7 * scale)) if label else width + 2
+        r = max(width + 3, round(7 * scale)) if number else width + 2
         pygame.draw.circle(canvas.surface, BG, (x, y), r + 2)
         pygame.draw.circle(canvas.surface, ACCENT, (x, y), r)
-        if label:
-            box = pygame.Rect(x - r, y - r, 2 * r, 2 * r)
-            canvas.text(label, box, round(r * 1.5), BG, min_px=max(6, round(r * 1.2)))
-        canvas.note("marker", f"{name}:{k}", pygame.Rect(x - r, y - r, 2 * r, 2 * r))
+        mark = pygame.Rect(x - r, y - r, 2 * r, 2 * r)
+        if number:
+            canvas.text(number, mark, round(r * 1.5), BG, min_px=max(6, round(r * 1.2)))
+        canvas.note("marker", f"{name}:{k}", mark)
+        marks.append(mark.inflate(4, 4))
+    if label:
+        px = max(label_px, canvas.least_px)
+        if current is not None:
+            x = point(area, total, current, 0)[0]
+            curves.append([(x, rect.top), (x, rect.bottom)])
+        spot, crossed = label_spot((text_width(label, px) + 2, text_height(px)), area,
+                                   point(area, total, 0, blind)[1], curves, marks,
+                                   (width + 2) // 2 + 1)
+        if crossed:  # no place is free: the label on a plate of the chart's own colour
+            pygame.draw.rect(canvas.surface, background, spot.inflate(4, 2), border_radius=3)
+        canvas.text(label, spot, px, TEXT_DIM, align="right")
     return area
+
+
+def label_spot(size: tuple[int, int], area: pygame.Rect, line_y: int,
+               curves: Sequence[Sequence[tuple[int, int]]], taken: Sequence[pygame.Rect],
+               reach: int) -> tuple[pygame.Rect, bool]:
+    """Where a label ``size`` goes along the straight line at height ``line_y`` in ``area``:
+    just over it or under it, from the right end leftward, the first place that no curve
+    (``reach`` pixels each side of its points' line) and no ``taken`` rectangle crosses; where
+    every place is crossed, the one crossed least (the first such). And whether it is."""
+    w, h = min(size[0], area.width), size[1]
+    gap = max(2, reach)
+    rows = [y for y in (line_y - gap - h, line_y + gap) if area.top <= y and y + h <= area.bottom]
+    rows = rows or [max(area.top, min(line_y - gap - h, area.bottom - h))]
+    best: tuple[int, pygame.Rect] | None = None
+    for x in range(area.right - w, area.left - 1, -max(1, w // 4)):
+        for y in rows:
+            spot = pygame.Rect(x, y, w, h)
+            room = spot.inflate(2 * reach, 2 * reach)
+            cost = sum(bool(room.clipline(a, b)) for pts in curves
+                       for a, b in itertools.pairwise(pts))
+            cost += 100 * sum(spot.colliderect(t) for t in taken)
+            if not cost:
+                return spot, False
+            if best is None or cost < best[0]:
+                best = (cost, spot)
+    return (best[1] if best is not None else pygame.Rect(area.right - w, rows[0], w, h)), True
 
 
 def _stroke(surface: pygame.Surface, color: Color, pts: Sequence[tuple[int, int]],
@@ -203,5 +244,5 @@ def percent_label(p: float) -> str:
     return f"{percent(p)} %"
 
 
-__all__ = ["LINE_PX", "MARK_GAP", "Line", "draw_chart", "draw_ring", "line_width",
-           "percent_label", "place_marks", "plot_area", "point", "spread"]
+__all__ = ["LINE_PX", "MARK_GAP", "Line", "draw_chart", "draw_ring", "label_spot",
+           "line_width", "percent_label", "place_marks", "plot_area", "point", "spread"]

@@ -186,3 +186,122 @@ def test_a_curve_s_edge_is_unbroken_at_its_bends(clan):
     for x, y in pts[1:-1]:  # the curve's own colour at each bend, its edge round it
         assert surface.get_at((x, y))[:3] == DEFAULT_LOOK.color(clan)
     assert BG not in drawn
+
+
+def _large_chart(size: tuple[int, int], curve: list[float], moves: tuple[int, ...] = ()):
+    """The large chart of a player whose table's reading is ``curve`` (``moves``: theirs)."""
+    from clans_pi.history.hiding import Hiding, MoveFacts, PlayerHiding
+    from clans_pi.ui.screens.hiding import HidingScreen
+
+    app, _clock = offscreen_app(size)
+    session = random_session(3, moves=0)
+    facts = dict.fromkeys(moves, MoveFacts(("red",), "forest", ""))
+    player = PlayerHiding(0, session.seats[0].name, "red", {1: tuple(curve)}, tuple(curve),
+                          moves, facts)
+    hiding = Hiding((player,), len(curve) - 1)
+    screen = HidingScreen(app, hiding, session, 0, back=lambda: None, replay_at=lambda m: None)
+    app.show(screen)
+    app.full = True
+    app.redraw()
+    return app, screen
+
+
+def test_the_large_chart_s_axis_starts_at_the_deal():
+    from clans_pi.ui.screens import hiding as hiding_screen
+    from tests.i18n_helpers import language
+
+    curve = [0.25 + 0.01 * k for k in range(31)]
+    for code in ("en", "de"):
+        with language(code):
+            app, screen = _large_chart((800, 480), curve)
+            area = next(d.rect for d in app.canvas.records if d.kind == "chart")
+            axis = [d for d in app.canvas.records if d.kind == "text"
+                    and d.rect.top > area.bottom and screen.chart_box.contains(d.rect)]
+            first = min(axis, key=lambda d: d.rect.left)
+            last = max(axis, key=lambda d: d.rect.right)
+            assert first.name == hiding_screen._("deal"), first.name
+            assert last.name == hiding_screen._("move {n}").format(n=30)
+
+
+@fault("display", "the large chart of how well a player hid: its axis said 'move 1' under the "
+       "deal", sees="'deal' under the first point, the last move's number under the last",
+       kept="the game's record, its reading")
+def test_the_large_chart_s_first_point_is_called_the_deal():
+    app, _screen = _large_chart((800, 480), [0.25 + 0.01 * k for k in range(31)])
+    names = [d.name for d in app.canvas.records if d.kind == "text"]
+    assert "move 1" not in names and "deal" in names and "move 30" in names
+
+
+def _crossed(label: pygame.Rect, pts: list[tuple[int, int]], reach: int) -> bool:
+    room = label.inflate(2 * reach, 2 * reach)
+    return any(room.clipline(a, b) for a, b in itertools.pairwise(pts))
+
+
+#: Curves through where the label stood (right, just over the blind guess), one with a
+#: give-away there; one hugging the blind guess all along; one in a zigzag over all of it.
+CROSSING = [
+    ([0.25] * 30 + [0.3] * 8 + [0.45, 0.31], (38,), True),
+    ([0.23] * 20 + [0.28] * 20, (), True),
+    ([0.15 + 0.2 * (k % 2) for k in range(41)], (), False),
+]
+
+
+@fault("display", "the large chart of how well a player hid: its 'blind guess' label crossed "
+       "by the curve and a give-away's mark",
+       sees="the label where no curve or mark passes", kept="the game's record, its reading")
+@pytest.mark.parametrize("curve, moves, room", CROSSING, ids=["giveaway", "hugging", "zigzag"])
+@pytest.mark.parametrize("size", [(800, 480), (480, 320), (720, 1280)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_blind_guess_label_is_where_no_curve_or_mark_passes(size, curve, moves, room):
+    from clans_pi.ui.hiding_chart import line_width, point
+
+    app, screen = _large_chart(size, curve, moves)
+    label = next(d for d in app.canvas.records if d.kind == "text" and d.name == "blind guess")
+    area = next(d.rect for d in app.canvas.records if d.kind == "chart")
+    pts = [point(area, len(curve) - 1, k, p) for k, p in enumerate(curve)]
+    marks = [d.rect for d in app.canvas.records if d.kind == "marker"]
+    assert len(marks) == len(moves)
+    if room:  # a zigzag over the whole chart leaves none: the label over it, inside
+        assert not _crossed(label.rect, pts, (line_width(screen.scale) + 2) // 2), label.rect
+    assert not any(label.rect.colliderect(m) for m in marks), (label.rect, marks)
+    assert label.fits and screen.chart_box.contains(label.rect)
+
+
+def _undo_question(computers: int) -> str:
+    """The take-back question's words when ``computers`` computer moves came after."""
+    app, _clock = offscreen_app((800, 480))
+    session = random_session(3, moves=12)
+    session._undo_moves = computers + 1
+    app.table.session = session
+    app.table.seats = list(session.seats)
+    app.play()
+    app.screen.ask_undo()
+    return app.screen.dialog.text
+
+
+@fault("display", "the take-back question said 'the 1 computer move after it'",
+       sees="'the computer move after it'; 'the 2 computer moves after it' for more",
+       kept="the game")
+def test_the_take_back_question_counts_computer_moves_in_words():
+    from tests.i18n_helpers import language
+
+    one, two = _undo_question(1), _undo_question(2)
+    a, b = one.split("'s move")[0], two.split("'s move")[0]
+    assert one == f"{a}'s move and the computer move after it are taken back; {a} moves again."
+    assert two == f"{b}'s move and the 2 computer moves after it are taken back; {b} moves again."
+    for code in ("de", "fr", "it"):  # a number only where there are several
+        with language(code):
+            assert "1" not in _undo_question(1) and "2" in _undo_question(2), code
+            assert "3" in _undo_question(3), code
+    with language("ja"):  # one form for every count: the count always written
+        assert "2" in _undo_question(2) and "3" in _undo_question(3)
+
+
+@pytest.mark.parametrize("code", ["de", "fr", "it", "ja"])
+def test_every_language_has_the_take_back_question_s_plural(code):
+    from tests.test_i18n import PLURALS, po
+
+    one = "{name}'s move and the computer move after it are taken back; {name} moves again."
+    entry = next(m for m in po(code) if isinstance(m.id, tuple) and m.id[0] == one)
+    assert len(entry.string) == PLURALS[code] and all(entry.string)
+    assert "{n}" in entry.string[-1] and "{n}" in entry.id[1]
