@@ -1,9 +1,11 @@
 """The chart of how sure the table was of a player's clan, move by move, drawn
 from the numbers of :mod:`clans_pi.history.hiding` (the same ones ``clans-pi history
 --analysis`` prints): each line in its clan's colour over a darker edge, at least 3 px wide
-(readable at 800x480 from a chair), ending in the clan's hut with its mark (not colour
-alone); the blind guess as a faint dashed line; give-aways as numbered or plain markers;
-the move shown as a vertical line. And the ring shown while the reading is worked out."""
+(readable at 800x480 from a chair), round at its bends, ending in the clan's hut with its
+mark (not colour alone; huts of ends close together moved apart, a thin line to each); the
+blind guess as a faint dashed line, its label where no line or marker crosses it; give-aways
+as numbered or plain markers; the move shown as a vertical line. And the ring shown while
+the reading is worked out."""
 
 from __future__ import annotations
 

@@ -139,8 +139,8 @@ class HidingScreen(Screen):
         # The first point is the deal (no move made yet), the last the last move.
         axis = pygame.Rect(area.left, plot.bottom + 2, area.width, axis_h - 2)
         left, right = split_h(axis, 1, 1, gap=self.px(6))
-        # TRANSLATORS: under the first point of how well a player hid (a chart):
-        # the deal, before the first move.
+        # TRANSLATORS: under the first point of the chart of how well a player hid,
+        # which is the deal (before the first move).
         canvas.text(_("deal"), left, self.px(15), TEXT_DIM, align="left")
         canvas.text(_("move {n}").format(n=total), right, self.px(15), TEXT_DIM, align="right")
 
