@@ -452,6 +452,58 @@ def wrap(text: str, px: int, width: int) -> list[str]:
     return lines
 
 
+#: Where a link is best cut, best first: after a slash, then after a dot or a colon (the
+#: host's parts, the port); a token without either is cut between any two characters.
+LINK_BREAKS = ("/", ".:")
+
+
+def wrap_link(text: str, px: int, width: int) -> list[str]:
+    """``text`` (a link: no spaces) cut into lines no wider than ``width`` at ``px``, every
+    character kept: each line as long as fits, ending after a slash where one is in it, else
+    after a dot or a colon; where neither is, the rest (a token) is cut into lines about as
+    long as one another (a line holds at least one character)."""
+    lines: list[str] = []
+    rest = _bounded(text)
+    while text_width(rest, px) > width:
+        fits = _fitting(rest, px, width)
+        cut = 0
+        for marks in LINK_BREAKS:
+            cut = max(rest.rfind(mark, 0, fits) for mark in marks) + 1
+            if cut:
+                break
+        else:
+            return lines + _even(rest, px, width)
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    return [*lines, rest]
+
+
+def _fitting(text: str, px: int, width: int) -> int:
+    """How many characters of ``text`` fit ``width`` at ``px`` (at least one)."""
+    fits, wide = 1, len(text) - 1
+    while fits < wide:
+        mid = (fits + wide + 1) // 2
+        if text_width(text[:mid], px) <= width:
+            fits = mid
+        else:
+            wide = mid - 1
+    return fits
+
+
+def _even(text: str, px: int, width: int) -> list[str]:
+    """``text`` on as many lines as filling each in turn takes, cut into pieces of as many
+    characters as one another where they all fit (else filled in turn)."""
+    filled, rest = [], text
+    while len(rest) > 1 and text_width(rest, px) > width:
+        fits = _fitting(rest, px, width)
+        filled.append(rest[:fits])
+        rest = rest[fits:]
+    filled.append(rest)
+    n, k = len(text), len(filled)
+    even = [text[i * n // k:(i + 1) * n // k] for i in range(k)]
+    return even if all(text_width(piece, px) <= width for piece in even) else filled
+
+
 def least_px(size: tuple[int, int]) -> int:
     """The smallest text size drawn on a picture of ``size`` (see :data:`LEAST_PX`)."""
     return LEAST_PX if min(size) >= 480 else LEAST_PX_SMALL
@@ -544,6 +596,36 @@ class Canvas:
             self.records.append(Drawn("text", text, r, pygame.Rect(box), fits,
                                       undrawable(text, _face), text_height(size)))
         return r
+
+    def link(self, text: str, box: pygame.Rect, px: int, color: Color, *,
+             align: str = "left", valign: str = "top") -> pygame.Rect:
+        """Draw the link ``text`` whole in ``box``: on as few lines as :func:`wrap_link` cuts
+        it into at the largest size <= ``px`` whose lines ``box`` holds (never under the
+        canvas' least size), never cut short, in the bundled font whatever the language (a
+        link is no words of it). Returns the rectangle the lines take."""
+        with using_face(None):
+            return self._link(text, box, px, color, align, valign)
+
+    def _link(self, text: str, box: pygame.Rect, px: int, color: Color, align: str,
+              valign: str) -> pygame.Rect:
+        size = max(px, self.least_px)
+        while True:
+            lines = wrap_link(text, size, box.width)
+            step = line_size(size)
+            if step * len(lines) <= box.height or size <= self.least_px:
+                break
+            size -= 1
+        used = pygame.Rect(box.left, box.top, box.width, step * len(lines))
+        if valign == "bottom":
+            used.bottom = box.bottom
+        elif valign == "center":
+            used.centery = box.centery
+        self.note("link", text[:40], used, box, used.height <= box.height)
+        for k, line in enumerate(lines):
+            self.text(line, pygame.Rect(used.left, used.top + k * step, used.width,
+                                        max(step, size)), size, color, align=align,
+                      valign="top", min_px=size)
+        return used
 
     def paragraph(self, text: str, box: pygame.Rect, px: int, color: Color, *,
                   align: str = "left", line_gap: float = 1.15) -> int:

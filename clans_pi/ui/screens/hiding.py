@@ -132,19 +132,19 @@ class HidingScreen(Screen):
                           look=self.app.look, scale=self.scale, blind=SEAT_BLIND,
                           name="large", background=PANEL,
                           markers=[(g.move, g.after, str(i + 1))
-                                   for i, g in enumerate(player.giveaways)])
+                                   for i, g in enumerate(player.giveaways)],
+                          label=_("blind guess"), label_px=self.px(13))
         for p in (0.0, 0.5, 1.0):
             y = round(area.bottom - area.height * p)
             cell = pygame.Rect(inner.left, y - self.px(10), label_w - 4, self.px(20))
             canvas.text(f"{round(100 * p)} %", cell, self.px(15), TEXT_DIM, align="right")
-        blind_y = round(area.bottom - area.height * SEAT_BLIND)
-        canvas.text(_("blind guess"), pygame.Rect(area.right - self.px(140),
-                                                  blind_y - self.px(20), self.px(136),
-                                                  self.px(18)),
-                    self.px(13), TEXT_DIM, align="right")
+        # The first point is the deal (no move made yet), the last the last move.
         axis = pygame.Rect(area.left, plot.bottom + 2, area.width, axis_h - 2)
-        canvas.text(_("move 1"), axis, self.px(15), TEXT_DIM, align="left")
-        canvas.text(_("move {n}").format(n=total), axis, self.px(15), TEXT_DIM, align="right")
+        left, right = split_h(axis, 1, 1, gap=self.px(6))
+        # TRANSLATORS: under the first point of the chart of how well a player hid,
+        # which is the deal (before the first move).
+        canvas.text(_("deal"), left, self.px(15), TEXT_DIM, align="left")
+        canvas.text(_("move {n}").format(n=total), right, self.px(15), TEXT_DIM, align="right")
 
     def _draw_seen(self, canvas: Canvas) -> None:
         """At the end: what each other seat and an onlooker put on the true clan, and what

@@ -85,7 +85,12 @@ class PeekScreen(Screen):
         top = self.sub.bottom + pad
         bottom = h - u - 2 * pad
         side = min(round((bottom - top) * (0.8 if portrait else 1)), round(w * 0.6))
-        self.hold_rect = centered(pygame.Rect(0, top, w, bottom - top), round(side * 1.5), side)
+        wide = round(side * 1.5)
+        if self.device == "phone":
+            # The code, and beside it what to do and the link in letters: wider, leaving
+            # room for the seat's picture at the left.
+            wide = max(wide, min(round(side * 2), w - 2 * (round(u * 1.6) + 2 * pad)))
+        self.hold_rect = centered(pygame.Rect(0, top, w, bottom - top), wide, side)
         self.avatar = pygame.Rect(self.hold_rect.left - round(u * 1.6) - pad,
                                   self.hold_rect.top, round(u * 1.6), round(u * 1.6))
         if self.avatar.left < pad:
@@ -186,16 +191,20 @@ class PeekScreen(Screen):
         at = code.get_rect(midleft=(inner.left, inner.centery))
         canvas.surface.blit(code, at)
         canvas.region("qr", at)
-        text = pygame.Rect(at.right + self.px(12), inner.top, inner.right - at.right
-                           - self.px(12), inner.height)
-        words, link = pygame.Rect(text.topleft, (text.width, text.height * 3 // 4)), \
-            pygame.Rect(text.left, text.top + text.height * 3 // 4, text.width, text.height // 4)
+        gap = self.px(12)
+        text = pygame.Rect(at.right + gap, inner.top, inner.right - at.right - gap,
+                           inner.height)
+        # The link whole, for whoever cannot scan it (its lines at the bottom, up to half
+        # the room); what to do above it.
+        link = canvas.link(url.removeprefix("http://"),
+                           pygame.Rect(text.left, text.centery, text.width, text.height // 2),
+                           self.px(16), TEXT_DIM, valign="bottom")
+        words = pygame.Rect(text.left, text.top, text.width, link.top - gap // 2 - text.top)
         say = (_("{name}'s phone is ready: hold the button there to see your clan, then "
                  "confirm there") if self.phone_ready else
                _("{name}: scan this with your phone's camera, then hold the button on the "
                  "page to see your clan")).format(name=name)
         canvas.paragraph(say, words, self.px(22), TEXT, align="left")
-        canvas.paragraph(url.removeprefix("http://"), link, self.px(16), TEXT_DIM, align="left")
 
     def _draw_device(self, canvas: Canvas, name: str) -> None:
         if self.device == "phone":

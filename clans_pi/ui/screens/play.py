@@ -390,7 +390,9 @@ class PlayScreen(PlayPicture):
             text = _("{name}'s move (the white arrow) is taken back and {name} moves "
                      "again.").format(name=mover.name)
         else:
-            text = ngettext("{name}'s move and the {n} computer move after it are taken back; "
+            # TRANSLATORS: {n} (2 or more) computer moves came after the person's move; a
+            # form only one computer move takes says "the computer move", without {n}.
+            text = ngettext("{name}'s move and the computer move after it are taken back; "
                             "{name} moves again.",
                             "{name}'s move and the {n} computer moves after it are taken "
                             "back; {name} moves again.", back - 1).format(name=mover.name,
