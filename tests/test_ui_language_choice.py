@@ -210,6 +210,16 @@ def test_a_word_too_long_for_a_line_goes_on_over_the_next_rather_than_being_cut(
     assert wrap("Honorificabilitudinitatibus", 18, 60)[0] != "Honorificabilitudinitatibus"
 
 
+def test_a_percent_sign_stays_on_the_line_of_its_number():
+    """"53 %" written with a space, as the French and the chart's give-aways write it: the
+    sign never opens a line of its own."""
+    text = "move 29: Blue, Black huts onto mountain: 53 % to 67 %"
+    for width in range(90, 400, 5):  # from the width of its longest word
+        lines = wrap(text, 14, width)
+        assert " ".join(lines) == text, (width, lines)
+        assert not any(line.startswith("%") for line in lines), (width, lines)
+
+
 
 # ------------------------------------------------------------------ notices
 

@@ -356,6 +356,10 @@ def is_cjk(ch: str) -> bool:
             or 0xFF00 <= code <= 0xFFEF)
 
 
+#: Signs written after a number and a space ("53 %"), never alone at a line's start.
+AFTER_A_NUMBER = frozenset("%")
+
+
 def _tokens(para: str) -> list[tuple[str, bool]]:
     """Unbreakable pieces of ``para`` and whether a space comes before each: a Latin word is
     one piece, each CJK character another; kinsoku characters stay with their neighbour."""
@@ -366,6 +370,8 @@ def _tokens(para: str) -> list[tuple[str, bool]]:
         nonlocal space, glue
         if tokens and not space and (glue or piece[0] in NO_LINE_START):
             tokens[-1] = (tokens[-1][0] + piece, tokens[-1][1])
+        elif tokens and space and piece[0] in AFTER_A_NUMBER:  # "53 %" stays on one line
+            tokens[-1] = (f"{tokens[-1][0]} {piece}", tokens[-1][1])
         else:
             tokens.append((piece, space))
         space, glue = False, piece[-1] in NO_LINE_END
