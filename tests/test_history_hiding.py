@@ -19,6 +19,7 @@ from clans_pi.history.hiding import (
     MISLED,
     READ,
     Hiding,
+    MoveFacts,
     Verdict,
     analyse,
     analyse_record,
@@ -128,6 +129,13 @@ def test_the_words_of_a_move_say_what_it_did():
                                     {t: to_record(state)["huts"][str(t)]
                                      for t in range(len(BOARD))}), state.moves[0]).words()
         assert "huts" not in german
+
+
+def test_the_clans_of_a_move_are_listed_as_the_language_lists():
+    facts = MoveFacts(("blue", "black"), "mountain", "")
+    assert facts.words().startswith("Blue, Black huts")
+    with language("ja"):
+        assert "、" in facts.words() and ", " not in facts.words()
 
 
 def test_percentages_never_say_certain():

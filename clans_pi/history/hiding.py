@@ -86,7 +86,8 @@ class MoveFacts:
     def words(self) -> str:
         """The move in a few words, in the language in use."""
         names = [clan_name(c) for c in self.clans]
-        huts = _("{clans} huts").format(clans=", ".join(names))
+        # TRANSLATORS: between the names of clans whose huts moved together ("Blue, Black").
+        huts = _("{clans} huts").format(clans=_(", ").join(names))
         terrain = _(_TERRAIN[self.terrain])
         if not self.village:
             return _("{huts} onto {terrain}").format(huts=huts, terrain=terrain)
