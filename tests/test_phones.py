@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import threading
 import time
 import urllib.request
@@ -15,7 +16,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from clans_pi.phones.server import HEADERS, PhoneHub, PhoneSeat, PhoneServer, make_app, take_over
-from clans_pi.phones.tokens import SeatTokens
+from clans_pi.phones.tokens import ALPHABET, SeatTokens
 
 CLANS = {0: ("red", "Red"), 2: ("blue", "Blue")}
 
@@ -36,12 +37,23 @@ def run(coro_fn, hub: PhoneHub, clock=None):
 
 def test_a_token_is_128_random_bits_and_new_games_make_new_ones():
     a, b = SeatTokens.new([0, 1]), SeatTokens.new([0, 1])
-    assert all(len(t) >= 22 for t in a.tokens.values())  # 16 bytes, url-safe base64
+    for token in a.tokens.values():
+        assert len(token) * math.log2(len(set(ALPHABET))) >= 128
+        assert set(token) <= set(ALPHABET)
     assert set(a.tokens.values()).isdisjoint(b.tokens.values())
     nxt = a.renew([0, 1])
     assert nxt.seat_of(a.tokens[0]) is None and nxt.is_over(a.tokens[0])
     assert SeatTokens.from_json(json.loads(json.dumps(a.to_json()))).tokens == a.tokens
     assert SeatTokens.from_json("garbage").tokens == {}
+
+
+def test_a_link_can_be_typed_from_the_screen_without_a_doubtful_letter():
+    """Read off the screen by someone who cannot scan: lower case only, and no letter that
+    reads as a digit or as another (i, l, o, u beside 1 and 0)."""
+    assert len(set(ALPHABET)) == 32
+    assert not set(ALPHABET) & set("ilouILOU") and ALPHABET.islower()
+    seen = "".join(SeatTokens.new(range(4)).tokens.values())
+    assert not set(seen) & set("ilouILOU_-") and seen.lower() == seen
 
 
 def test_the_page_carries_no_clan_and_strict_headers():

@@ -1,6 +1,9 @@
 """The phone seats' links: one unguessable token per seat and game.
 
-A token is 128 random bits (``secrets.token_urlsafe(16)``), compared in constant time with
+A token is 130 random bits written as 26 characters of Crockford's base32 in lower case
+(:data:`ALPHABET`: digits and letters, but no i, l, o or u), so that a person who cannot scan
+the QR code can read the link off the screen and type it without telling l from 1 or O from 0,
+nor minding case. It is compared in constant time with
 every seat's so that the time taken says nothing about how close a guess was. A new game
 makes new tokens; the old ones are remembered as over, so an old code says "this game is
 over" rather than "wrong link": the newest :data:`KEEP_OVER` of them, in the order their
@@ -16,12 +19,19 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-TOKEN_BYTES = 16  # 128 bits
+#: Crockford's base32: no letter that reads as a digit or as another letter.
+ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+TOKEN_LENGTH = 26  # 26 x 5 = 130 bits
 #: How many old links are remembered as over: 256 games of four phones, months of evenings,
 #: so a tab a family leaves open says "over" for as long as it could stay open.
 KEEP_OVER = 1024
 #: How many of them a game's save carries (it is written after every move): the last games'.
 SAVED_OVER = 64
+
+
+def new_token() -> str:
+    """A new seat's token: :data:`TOKEN_LENGTH` random characters of :data:`ALPHABET`."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
 def newest(links: Iterable[str], keep: int = KEEP_OVER) -> tuple[str, ...]:
@@ -41,7 +51,7 @@ class SeatTokens:
     @classmethod
     def new(cls, seats: Iterable[int], retired: Iterable[str] = ()) -> SeatTokens:
         """Fresh tokens for ``seats`` (a new game or a rematch)."""
-        return cls({seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in seats}, retired)
+        return cls({seat: new_token() for seat in seats}, retired)
 
     def renew(self, seats: Iterable[int]) -> SeatTokens:
         """The next game's tokens; this game's become "over"."""

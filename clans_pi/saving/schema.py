@@ -39,7 +39,7 @@ Kind = Literal["human", "easy", "normal", "hard", "random"]
 Territory = Annotated[int, Meta(ge=0, lt=NUM_TERRITORIES)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
 Short = Annotated[str, Meta(max_length=64, pattern=_SHOWN)]
-#: A phone seat's link (``secrets.token_urlsafe(16)``: 22 characters of base64url).
+#: A phone seat's link: 26 characters of lower-case base32 (22 of base64url in older saves).
 Token = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{22,64}\Z")]
 #: A phone seat's number (0-based) as a JSON object's key.
 SeatKey = Annotated[str, Meta(pattern=rf"^[0-{MAX_PLAYERS - 1}]\Z")]

@@ -8,16 +8,18 @@ import itertools
 import pygame
 import pytest
 
+from clans_pi.phones.tokens import TOKEN_LENGTH
 from clans_pi.ui.screens.peek import PeekScreen
 from tests.faults import fault
 from tests.ui_helpers import offscreen_app, random_session
 
 SIZES = [(800, 480), (480, 320), (720, 1280), (1280, 720)]
-#: A seat's link as the table serves it: the host, the port, and a token of
-#: ``secrets.token_urlsafe(16)`` (22 characters; the second of the widest letters).
+#: A seat's link as the table serves it: the host, the port, and a token
+#: (:func:`clans_pi.phones.tokens.new_token`; the second of its widest letters, the third as
+#: older saves keep them).
 LINKS = [
-    "http://raspberrypi.local:8080/p/q3Jx-7LbVf_Z0aKpT2mWcA",
-    "http://raspberrypi.local:8080/p/MWmwMWmwMWmwMWmwMWmwMW",
+    f"http://raspberrypi.local:8080/p/{'q3jx7mbvfz0akpt2mwca9hd5e8'[:TOKEN_LENGTH]}",
+    f"http://raspberrypi.local:8080/p/{'mw' * (TOKEN_LENGTH // 2)}",
     "http://192.168.178.123:8080/p/q3Jx-7LbVf_Z0aKpT2mWcA",
 ]
 
