@@ -99,6 +99,10 @@ FD_RESERVE = 128
 #: phone's connection waits its turn rather than being dropped, to retry a second later).
 ACCEPT_BATCH = 16
 LISTEN_QUEUE = 128
+#: A link that is no game's while the table is still restoring its game's links (a
+#: restart: the server listens from the start, the saved game comes back a moment later)
+#: waits for them, until SETTLE_S after the server started at most.
+SETTLE_S = 10.0
 #: How often the server's log says what it closed or could not accept: one line at the
 #: first, then at most one a minute with how many, never a line each.
 LOG_EVERY_S = 60.0
@@ -129,6 +133,25 @@ class PhoneHub:
         self.may_hint: set[int] = set()  # the seat to move, when it may ask for a hint
         self.pictures: dict[int, bytes] = {}  # each seat's player's picture (PNG), if any
         self.screen = True  # a table's screen confirms a second phone (headless: none)
+        self.settled = True  # the game's links are in place (see unsettled)
+        self.settle_by = 0.0
+
+    def unsettled(self) -> None:
+        """The game's links are still being restored: a link that is none of the seats'
+        waits for :meth:`settle` (SETTLE_S at most from now) before it is judged."""
+        self.settled, self.settle_by = False, time.monotonic() + SETTLE_S
+
+    def settle(self) -> None:
+        self.settled = True
+
+    async def seat_of(self, token: str) -> int | None:
+        """The seat whose link ``token`` is, once the game's links are in place."""
+        seat = self.tokens.seat_of(token)
+        while (seat is None and not self.settled and not self.tokens.is_over(token)
+               and time.monotonic() < self.settle_by):
+            await asyncio.sleep(0.05)
+            seat = self.tokens.seat_of(token)
+        return seat
 
     def poll(self) -> list[tuple[int, str]]:
         """The phones' events since the last poll (the game's loop calls this)."""
@@ -408,7 +431,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
         one from an address with too many waits its turn (at most MAX_QUEUED waiting)."""
         who = request.remote or "?"
         token = request.match_info["token"]
-        seat = hub.tokens.seat_of(token)
+        seat = await hub.seat_of(token)
         if seat is not None:
             return seat
         if hub.tokens.is_over(token):

@@ -559,3 +559,57 @@ def test_slow_connections_never_lock_a_phone_out(tmp_path: Path) -> None:
         assert len(tally.lived) >= 150 and max(tally.lived) < HEAD_S + 1.5, tally
     lines = errors.read_text(encoding="utf-8", errors="replace").splitlines()
     assert len(lines) <= 5, lines[:20]
+
+
+@fault("phone", "A phone reconnects while the table restarts, before its game's links are back",
+       sees="the phone's page and channel as soon as the game is back, never \"wrong link\"",
+       kept="the seat's link (the same QR code); the phone's address, never slowed down")
+def test_a_phone_reconnecting_during_a_restart_waits_for_its_link(monkeypatch) -> None:
+    """The server listens from the table's start; the saved game's links come back a moment
+    later (the game is resumed after the screen starts). A phone that asks in between waits
+    for them instead of being told its link is wrong (and counted as a wrong guess); one
+    that asks on a link that is no game's is told so, SETTLE_S after the start at most.
+    Before, both were told "wrong link" at once."""
+    import time
+
+    from clans_pi.phones import server as phone_server
+    from clans_pi.phones.devices import Phones
+
+    saved = SeatTokens.new([0])
+    phones = Phones([0], ("127.0.0.1", 0))
+    base = f"http://127.0.0.1:{phones.port}"
+    link = saved.tokens[0]
+    try:
+        async def go() -> list[tuple[int, float]]:
+            async with ClientSession() as http:
+                async def ask(path: str) -> tuple[int, float]:
+                    started = time.monotonic()
+                    async with http.get(base + path) as r:
+                        return r.status, time.monotonic() - started
+
+                asking = asyncio.gather(ask(f"/p/{link}"), ask(f"/p/{link}/picture.png"))
+                await asyncio.sleep(0.5)  # the game is read, the screen drawn, ...
+                phones.keep_links(saved.to_json())  # ... and the game resumed
+                got = list(await asking)
+                got.append(await ask(f"/p/{link}"))
+                return got
+
+        (page, _s1), (picture, _s2), (again, took) = asyncio.run(go())
+        assert (page, picture, again) == (200, 404, 200)  # no picture drawn: 404, not 403
+        assert took < 0.5
+        assert not phones.hub.tokens.is_over(link)
+    finally:
+        phones.close()
+    monkeypatch.setattr(phone_server, "SETTLE_S", 1.0)
+    phones = Phones([0], ("127.0.0.1", 0))
+    try:
+        async def wrong() -> tuple[int, float]:
+            started = time.monotonic()
+            async with ClientSession() as http, \
+                    http.get(f"http://127.0.0.1:{phones.port}/p/{link}") as r:
+                return r.status, time.monotonic() - started
+
+        status, took = asyncio.run(wrong())  # this table never resumes that game
+        assert status == 403 and 0.5 < took < 2.0
+    finally:
+        phones.close()
