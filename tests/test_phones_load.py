@@ -422,3 +422,18 @@ def test_the_loop_s_accept_errors_make_one_log_line_a_minute(monkeypatch, caplog
         "phones: could not accept a connection, out of open files (OSError: [Errno 24] Too "
         "many open files), 3 time(s)"]
     assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == ["something else"]
+
+
+def test_the_maker_s_guide_says_the_limits_as_they_are():
+    """docs/pi.md tells the phones' server's limits in numbers: these."""
+    from pathlib import Path
+
+    from clans_pi.phones import server as s
+
+    text = " ".join((Path(__file__).parent.parent / "docs" / "pi.md").read_text(
+        encoding="utf-8").split())
+    for words in (f"whole request within {s.HEAD_S:g} s of opening",
+                  f"closed after {s.IDLE_S:g} s", f"At most {s.PER_ADDRESS} connections",
+                  f"{s.MAX_CONNECTIONS} in all", f"its limit less {s.FD_RESERVE}",
+                  f"waits for it ({s.SETTLE_S:g} s at most)"):
+        assert words in text, words

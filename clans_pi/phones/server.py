@@ -20,7 +20,9 @@ another origin. A right link is always served. A wrong one is refused in the pla
 language on a page that tries again by itself; repeated from one address, its requests are
 answered one at a time, slowly; an old game's link says the game is over. Tokens never
 appear in logs (no access log, and aiohttp's own error lines, which can quote a malformed
-request word for word, have every link cut out).
+request word for word, have every link cut out). Slow, idle and surplus connections are
+closed (:data:`HEAD_S`), so that a phone's page loads at once whatever else connects; until
+the table has restored its game's links, a link none of the seats has waits for them.
 """
 
 from __future__ import annotations
