@@ -552,7 +552,7 @@ def test_slow_connections_never_lock_a_phone_out(tmp_path: Path) -> None:
             loads, tallies = asyncio.run(attack())
         finally:
             game.kill()
-    assert len(loads) >= 2 * HEAD_S and max(loads) < 2.0, loads
+    assert len(loads) >= 4 and max(loads) < 2.0, loads  # a load every second or so
     for tally in tallies:
         # Each slow client was closed by the server at least once, each time within the
         # bound (most at once, to make room, as they come back at once).
@@ -564,6 +564,7 @@ def test_slow_connections_never_lock_a_phone_out(tmp_path: Path) -> None:
 @fault("phone", "A phone reconnects while the table restarts, before its game's links are back",
        sees="the phone's page and channel as soon as the game is back, never \"wrong link\"",
        kept="the seat's link (the same QR code); the phone's address, never slowed down")
+@pytest.mark.slow
 def test_a_phone_reconnecting_during_a_restart_waits_for_its_link(monkeypatch) -> None:
     """The server listens from the table's start; the saved game's links come back a moment
     later (the game is resumed after the screen starts). A phone that asks in between waits
