@@ -476,16 +476,16 @@ class Slow:
         return len(self.lived) + self.open_at_end
 
 
-async def _slow_one(port: int, source: str, until: float, trickle_s: float, again: bool,
+async def _slow_one(port: int, address: str, until: float, trickle_s: float, again: bool,
                     tally: Slow) -> None:
-    """One slow client from ``source`` (a loopback address): it opens a connection and
+    """One slow client from ``address`` (on loopback): it opens a connection and
     sends a request's head a byte at a time, never ending it; closed by the server, it
     opens another (``again``) until ``until``."""
     loop = asyncio.get_running_loop()
     while loop.time() < until:
         try:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(LOOPBACK, port, local_addr=(source, 0)), 1.0)
+                asyncio.open_connection(LOOPBACK, port, local_addr=(address, 0)), 1.0)
         except (OSError, TimeoutError):
             tally.unconnected += 1
             await asyncio.sleep(trickle_s)
