@@ -8,13 +8,14 @@ memory stays bounded and no token reaches a log. Each load is bounded in time
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import threading
 import time
 
 import pytest
-from aiohttp import ClientSession, WSMsgType
+from aiohttp import ClientSession, TCPConnector, WSMsgType
 from aiohttp.client_exceptions import ClientConnectionResetError
 
 from clans_pi.phones import load
@@ -270,3 +271,177 @@ def test_a_hint_to_a_phone_gone_while_being_written_to_is_no_error_either():
     hub.live[0].send_json = lambda _data: asyncio.sleep(0)  # the words go, the picture not
     asyncio.run(tell_hint(hub, 0, "ready", b"\x89PNG"))
     assert hub.may_hint == {0}
+
+
+# ------------------------------------------------------------------ slow and idle connections
+
+
+async def _closed_after(reader: asyncio.StreamReader, started: float, within: float) -> float:
+    """Seconds from ``started`` until the server closed the connection (within ``within``)."""
+    with contextlib.suppress(ConnectionError):
+        await asyncio.wait_for(reader.read(), within)
+    return time.monotonic() - started
+
+
+@pytest.mark.slow
+def test_a_slow_head_and_an_idle_connection_are_closed_in_time(monkeypatch):
+    """A connection that sends nothing, one that sends its head a byte at a time, and one
+    kept open after its request are closed (after HEAD_S, HEAD_S and IDLE_S); a seat's live
+    channel stays, however quiet. Before, nothing closed any of them for an hour."""
+    from clans_pi.phones import server as phone_server
+
+    monkeypatch.setattr(phone_server, "HEAD_S", 0.5)
+    monkeypatch.setattr(phone_server, "IDLE_S", 1.0)
+    server, _old, base = _serve()
+    port = int(base.rsplit(":", 1)[1])
+
+    async def go() -> None:
+        async with ClientSession() as http:
+            live = await http.ws_connect(f"{base}/p/{server.hub.tokens.tokens[0]}/live")
+            assert (await live.receive_json(timeout=5))["type"] == "hello"
+            started = time.monotonic()
+            silent, quiet = await asyncio.open_connection(load.LOOPBACK, port)
+            slow, trickle = await asyncio.open_connection(load.LOOPBACK, port)
+            kept, asks = await asyncio.open_connection(load.LOOPBACK, port)
+            asks.write(b"GET /phone.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert (await kept.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200")
+            trickle.write(b"GET /phone.css HTTP/1.1\r\nX: ")
+
+            async def trickling() -> None:
+                while not trickle.is_closing():
+                    trickle.write(b"a")
+                    await asyncio.sleep(0.05)
+
+            dripping = asyncio.ensure_future(trickling())
+            silent_s, slow_s, kept_s = await asyncio.gather(
+                _closed_after(silent, started, 5), _closed_after(slow, started, 5),
+                _closed_after(kept, started, 5))
+            dripping.cancel()
+            assert 0.4 < silent_s < 1.0 and 0.4 < slow_s < 1.0, (silent_s, slow_s)
+            assert 0.9 < kept_s < 2.0, kept_s
+            await asyncio.sleep(1.0)
+            assert not live.closed  # past both bounds: the seat's phone stays
+            await live.send_json({"type": "hold"})
+            assert (await live.receive_json(timeout=5))["type"] == "clan"
+            await live.close()
+            for writer in (quiet, trickle, asks):
+                writer.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_connections_beyond_the_limits_make_room(monkeypatch):
+    """Beyond PER_ADDRESS from one address, or the limit in all, the oldest connection that
+    waits for a request makes room; a seat's live channel never does, and a right link from
+    a full address still loads. Before, every connection was kept."""
+    from clans_pi.phones import server as phone_server
+
+    monkeypatch.setattr(phone_server, "PER_ADDRESS", 4)
+    monkeypatch.setattr(phone_server, "MAX_CONNECTIONS", 8)
+    server, _old, base = _serve()
+    port = int(base.rsplit(":", 1)[1])
+    token = server.hub.tokens.tokens[0]
+
+    writers: list[asyncio.StreamWriter] = []  # kept: a writer let go closes its connection
+
+    async def silent(k: int) -> asyncio.StreamReader:
+        reader, writer = await asyncio.open_connection(load.LOOPBACK, port,
+                                                       local_addr=(load.source(k), 0))
+        writers.append(writer)
+        await asyncio.sleep(0.05)  # the server's side waits for its request now
+        return reader
+
+    async def is_open(reader: asyncio.StreamReader) -> bool:
+        try:
+            return await asyncio.wait_for(reader.read(1), 0.2) != b""
+        except TimeoutError:
+            return True
+        except ConnectionError:
+            return False
+
+    async def which_open(readers: list[asyncio.StreamReader]) -> list[bool]:
+        return list(await asyncio.gather(*map(is_open, readers)))
+
+    async def go() -> None:
+        async with ClientSession() as http:
+            live = await http.ws_connect(f"{base}/p/{token}/live")
+            assert (await live.receive_json(timeout=5))["type"] == "hello"
+            one = [await silent(0) for _ in range(6)]  # six from one address
+            assert await which_open(one) == [False] * 2 + [True] * 4
+            many = [await silent(k) for k in range(1, 7)]  # six more, from six others
+            assert await which_open(one + many) == [False] * 5 + [True] * 7  # and the live one
+            assert len(server.limits.open) <= 8
+            # A right link from an address at its limit: at once, and the live channel stays.
+            async with ClientSession(connector=TCPConnector(
+                    local_addr=(load.source(1), 0))) as phone:
+                for _ in range(4):
+                    async with phone.get(f"{base}/p/{token}") as r:
+                        assert r.status == 200
+            await live.send_json({"type": "hold"})
+            assert (await live.receive_json(timeout=5))["type"] == "clan"
+            await live.close()
+        for writer in writers:
+            writer.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_the_loop_s_accept_errors_make_one_log_line_a_minute(monkeypatch, caplog):
+    """asyncio's accept loop, out of open files, reports each failed accept (thousands a
+    second, each with a traceback); the server's loop says it once at the first, then once
+    an interval with how many, and nothing once they stop."""
+    from clans_pi.phones import server as phone_server
+
+    monkeypatch.setattr(phone_server, "LOG_EVERY_S", 0.1)
+    caplog.set_level(logging.INFO)
+    failed = {"message": "socket.accept() out of system resource",
+              "exception": OSError(24, "Too many open files")}
+
+    def said() -> list[str]:
+        return [r.getMessage().rsplit(", ", 1)[1] for r in caplog.records
+                if r.name == "clans_pi.phones.server"]
+
+    async def go() -> None:
+        loop = asyncio.get_running_loop()
+        limits = phone_server._Limits(loop, total=8)
+        for _ in range(10_000):
+            limits.loop_error(loop, failed)
+        assert said() == ["1 time(s)"]  # at once
+        await asyncio.sleep(0.6)  # an interval: the rest in one line; then a quiet one
+        assert said() == ["1 time(s)", "9999 time(s)"]
+        for _ in range(3):  # later: at once again
+            limits.loop_error(loop, failed)
+        assert said()[2:] == ["1 time(s)"]
+        await asyncio.sleep(0.6)
+        assert said()[2:] == ["1 time(s)", "2 time(s)"]
+        limits.loop_error(loop, {"message": "something else"})  # as asyncio says it
+        limits.stop()
+
+    asyncio.run(go())
+    lines = [r.getMessage() for r in caplog.records if r.name == "clans_pi.phones.server"]
+    assert lines[0] == ("phones: could not accept a connection, out of open files (OSError: "
+                        "[Errno 24] Too many open files), 1 time(s)")
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == ["something else"]
+
+
+def test_the_maker_s_guide_says_the_limits_as_they_are():
+    """docs/pi.md tells the phones' server's limits in numbers: these."""
+    from pathlib import Path
+
+    from clans_pi.phones import server as s
+
+    text = " ".join((Path(__file__).parent.parent / "docs" / "pi.md").read_text(
+        encoding="utf-8").split())
+    for words in (f"whole request within {s.HEAD_S:g} s of opening",
+                  f"closed after {s.IDLE_S:g} s", f"At most {s.PER_ADDRESS} connections",
+                  f"{s.MAX_CONNECTIONS} in all", f"its limit less {s.FD_RESERVE}",
+                  f"waits for it ({s.SETTLE_S:g} s at most)"):
+        assert words in text, words

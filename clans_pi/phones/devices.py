@@ -64,6 +64,9 @@ class Phones:
         self.hub = PhoneHub(SeatTokens.new(self.seats),
                             {k: PhoneSeat(f"Seat {k + 1}", "") for k in self.seats},
                             self._clan_of)
+        # Until keep_links places this game's links (a resumed game's come from its save),
+        # a phone asking for one waits for them rather than being told its link is wrong.
+        self.hub.unsettled()
         self.server = PhoneServer(self.hub, *listen)
         self.host = reachable_host(listen[0])
         self.port = self.server.start()  # OSError if the address is taken
@@ -107,6 +110,7 @@ class Phones:
         if kept and set(self.seats) <= set(saved.tokens):
             self.hub.tokens = SeatTokens({k: saved.tokens[k] for k in self.seats},
                                          (*saved.retired, *self.hub.tokens.retired))
+        self.hub.settle()
         return self.hub.tokens.to_json()
 
     def use_seats(self, seats: Iterable[int]) -> None:

@@ -1,6 +1,6 @@
 """Load and bad input for the phones' server, over loopback only.
 
-Two loads, each bounded in count and in time, each stopping by itself:
+Three loads, each bounded in count and in time, each stopping by itself:
 
 - :func:`phones`: many phones on the seats' links, each connecting, holding, letting go and
   leaving (closing, or dropping the connection as a phone out of the Wi-Fi does) for a
@@ -10,11 +10,16 @@ Two loads, each bounded in count and in time, each stopping by itself:
   binary WebSocket messages, invalid JSON, unknown types, messages over the size limit,
   frames that break the WebSocket protocol), all at once, while each seat's real phone
   holds and lets go on its live channel between them.
+- :func:`slow`: clients that send a request's head a byte at a time and never end it,
+  from one or many loopback addresses, each opening another when the server closes its
+  own.
 
 Every message each phone got is kept (:class:`Visit`), so that :func:`wrong_clans` can
 check that no clan reached a wrong seat or a phone that was not its seat's (R22). Used by
 ``tests/test_phones_load.py`` and, in a process of its own, by ``scripts/bench/ui.py
---phones`` (``python -m clans_pi.phones.load``). It talks to 127.0.0.1 and nothing else.
+--phones`` (``python -m clans_pi.phones.load``). It talks to 127.0.0.1 and nothing else,
+each phone (and each connection of the requests that are not HTTP) from a loopback address
+of its own, as phones on a Wi-Fi each have theirs.
 """
 
 from __future__ import annotations
@@ -124,9 +129,21 @@ async def _say(ws: Any, message: dict[str, Any]) -> bool:
     return True
 
 
+def source(k: int) -> str:
+    """The ``k``-th loopback address a client of the load comes from, beside 127.0.0.1:
+    each phone has its own address, as on a table's Wi-Fi (the server allows only so many
+    connections from one)."""
+    return f"127.0.{k // 250}.{2 + k % 250}"
+
+
+def _session(k: int) -> ClientSession:
+    return ClientSession(timeout=CONNECT,
+                         connector=TCPConnector(local_addr=(source(k), 0)))
+
+
 async def _phone(base: str, seat: int, token: str, rounds: int, rng: random.Random,
-                 pause: float, visits: list[Visit]) -> None:
-    http = ClientSession(timeout=CONNECT)
+                 pause: float, visits: list[Visit], k: int) -> None:
+    http = _session(k)
     try:
         for _ in range(rounds):
             visit = Visit(seat)
@@ -159,7 +176,7 @@ async def _phone(base: str, seat: int, token: str, rounds: int, rng: random.Rand
             if rng.random() < 0.3:  # out of the Wi-Fi: gone without a goodbye
                 reader.cancel()
                 await http.close()
-                http = ClientSession(timeout=CONNECT)
+                http = _session(k)
             else:
                 await ws.close()
             await asyncio.gather(reader, return_exceptions=True)
@@ -179,7 +196,7 @@ async def phones(base: str, tokens: dict[int, str], *, count: int = 50, rounds: 
     async with asyncio.timeout(deadline):
         await asyncio.gather(*(
             _phone(base, seats[k % len(seats)], tokens[seats[k % len(seats)]], rounds,
-                   random.Random(rng.random()), pause, visits) for k in range(count)))
+                   random.Random(rng.random()), pause, visits, k) for k in range(count)))
     return visits
 
 
@@ -270,8 +287,8 @@ async def _upgrade(http: ClientSession, base: str, paths: list[str], tally: Tall
         await ws.close()
 
 
-async def _not_http(port: int, raw: bytes, tally: Tally, secrets: list[str]) -> None:
-    reader, writer = await asyncio.open_connection(LOOPBACK, port)
+async def _not_http(port: int, raw: bytes, tally: Tally, secrets: list[str], k: int) -> None:
+    reader, writer = await asyncio.open_connection(LOOPBACK, port, local_addr=(source(k), 0))
     try:
         writer.write(raw)
         await writer.drain()
@@ -316,10 +333,10 @@ BROKEN_FRAMES = (
 
 
 async def _broken(port: int, token: str, frame: bytes, tally: Tally,
-                  secrets: list[str]) -> None:
+                  secrets: list[str], k: int) -> None:
     """A channel on a real link (it waits: the seat's phone is live) that gets one frame
     that breaks the protocol; it must be closed, and must not have carried a clan."""
-    reader, writer = await asyncio.open_connection(LOOPBACK, port)
+    reader, writer = await asyncio.open_connection(LOOPBACK, port, local_addr=(source(k), 0))
     try:
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write(f"GET /p/{token}/live HTTP/1.1\r\nHost: {LOOPBACK}:{port}\r\n"
@@ -433,11 +450,80 @@ async def bad_input(base: str, tokens: dict[int, str], old: list[str] | None = N
                        tally) for _ in range(2)),
             *(_not_http(port, rng.choice(NOT_HTTP).replace(b"{token}",
                                                            rng.choice(real).encode()),
-                        tally, secrets) for _ in range(raw)),
+                        tally, secrets, k) for k in range(raw)),
             *(_broken(port, rng.choice(real), BROKEN_FRAMES[k % len(BROKEN_FRAMES)], tally,
-                      secrets)
+                      secrets, raw + k)
               for k in range(broken)))
     tally.seconds = time.perf_counter() - started
+    return tally
+
+
+# ------------------------------------------------------------------ slow connections
+
+
+@dataclass
+class Slow:
+    """What :func:`slow` saw: how long each of its connections stayed open until the server
+    closed it (seconds), how many were still open at the end, and how many could not even
+    connect within a second."""
+
+    lived: list[float] = field(default_factory=list)
+    open_at_end: int = 0
+    unconnected: int = 0
+
+    @property
+    def opened(self) -> int:
+        return len(self.lived) + self.open_at_end
+
+
+async def _slow_one(port: int, address: str, until: float, trickle_s: float, again: bool,
+                    tally: Slow) -> None:
+    """One slow client from ``address`` (on loopback): it opens a connection and
+    sends a request's head a byte at a time, never ending it; closed by the server, it
+    opens another (``again``) until ``until``."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < until:
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(LOOPBACK, port, local_addr=(address, 0)), 1.0)
+        except (OSError, TimeoutError):
+            tally.unconnected += 1
+            await asyncio.sleep(trickle_s)
+            continue
+        opened = loop.time()
+        closed = False
+        try:
+            writer.write(b"GET /p/slow HTTP/1.1\r\nHost: " + LOOPBACK.encode() + b"\r\nX-Slow: ")
+            while loop.time() < until:
+                try:
+                    if await asyncio.wait_for(reader.read(4096), trickle_s) == b"":
+                        closed = True
+                        break
+                    # An answer (the server gave up on the head): it closes next.
+                except TimeoutError:
+                    writer.write(b"a")
+        except (ConnectionError, OSError):
+            closed = True
+        finally:
+            writer.close()
+        if not closed:
+            tally.open_at_end += 1
+            return
+        tally.lived.append(loop.time() - opened)
+        if not again:
+            return
+
+
+async def slow(port: int, count: int, seconds: float, *, sources: int = 1,
+               trickle_s: float = 0.5, again: bool = True) -> Slow:
+    """``count`` clients that send their request's head so slowly that it never ends (a
+    byte every ``trickle_s``), for ``seconds``, from ``sources`` loopback addresses
+    (:func:`source`), each opening another connection when the server closes its own
+    (``again``). The server must close each of them within its bound."""
+    until = asyncio.get_running_loop().time() + seconds
+    tally = Slow()
+    await asyncio.gather(*(_slow_one(port, source(k % sources), until, trickle_s, again, tally)
+                           for k in range(count)))
     return tally
 
 

@@ -20,7 +20,9 @@ another origin. A right link is always served. A wrong one is refused in the pla
 language on a page that tries again by itself; repeated from one address, its requests are
 answered one at a time, slowly; an old game's link says the game is over. Tokens never
 appear in logs (no access log, and aiohttp's own error lines, which can quote a malformed
-request word for word, have every link cut out).
+request word for word, have every link cut out). Slow, idle and surplus connections are
+closed (:data:`HEAD_S`), so that a phone's page loads at once whatever else connects; until
+the table has restored its game's links, a link none of the seats has waits for them.
 """
 
 from __future__ import annotations
@@ -31,15 +33,17 @@ import json
 import logging
 import queue
 import re
+import resource
 import sys
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -78,6 +82,32 @@ GUARD_ADDRESSES = 1024
 #: longer one closes its channel (1009) before it is read, so nobody can make the server
 #: parse megabytes while the game draws (the GIL is shared with the pygame loop).
 MAX_MESSAGE = 1024
+#: Slow or idle connections (nginx's client_header_timeout, keepalive_timeout and
+#: limit_conn, for a table's few phones): a connection that has not sent a whole request
+#: head HEAD_S seconds after it opened is closed, and so is one kept open with no request
+#: for IDLE_S. At most PER_ADDRESS connections from one address and MAX_CONNECTIONS in
+#: all, fewer when the process may open few files (its limit less FD_RESERVE: a systemd
+#: service gets 1,024); beyond either, the oldest connection that waits for a request
+#: (from that address, or from any) makes room, else the new one is closed at once. A
+#: phone's page and its live channel need a handful: they never wait.
+HEAD_S = 5.0
+IDLE_S = 10.0
+PER_ADDRESS = 32
+MAX_CONNECTIONS = 256
+FD_RESERVE = 128
+#: The most connections accepted at once, before any is looked at (asyncio accepts up to
+#: its listening backlog in one go; a few such rounds pass before a refused one's file is
+#: closed: within FD_RESERVE), and how many the system keeps waiting meanwhile (so that a
+#: phone's connection waits its turn rather than being dropped, to retry a second later).
+ACCEPT_BATCH = 16
+LISTEN_QUEUE = 128
+#: A link that is no game's while the table is still restoring its game's links (a
+#: restart: the server listens from the start, the saved game comes back a moment later)
+#: waits for them, until SETTLE_S after the server started at most.
+SETTLE_S = 10.0
+#: How often the server's log says what it closed or could not accept: one line at the
+#: first, then at most one a minute with how many, never a line each.
+LOG_EVERY_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +135,25 @@ class PhoneHub:
         self.may_hint: set[int] = set()  # the seat to move, when it may ask for a hint
         self.pictures: dict[int, bytes] = {}  # each seat's player's picture (PNG), if any
         self.screen = True  # a table's screen confirms a second phone (headless: none)
+        self.settled = True  # the game's links are in place (see unsettled)
+        self.settle_by = 0.0
+
+    def unsettled(self) -> None:
+        """The game's links are still being restored: a link that is none of the seats'
+        waits for :meth:`settle` (SETTLE_S at most from now) before it is judged."""
+        self.settled, self.settle_by = False, time.monotonic() + SETTLE_S
+
+    def settle(self) -> None:
+        self.settled = True
+
+    async def seat_of(self, token: str) -> int | None:
+        """The seat whose link ``token`` is, once the game's links are in place."""
+        seat = self.tokens.seat_of(token)
+        while (seat is None and not self.settled and not self.tokens.is_over(token)
+               and time.monotonic() < self.settle_by):
+            await asyncio.sleep(0.05)
+            seat = self.tokens.seat_of(token)
+        return seat
 
     def poll(self) -> list[tuple[int, str]]:
         """The phones' events since the last poll (the game's loop calls this)."""
@@ -164,6 +213,7 @@ class _Guard:
 GUARD = web.AppKey("guard", _Guard)
 
 
+@cache  # read once: a page still loads when the process is short of open files
 def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath("page", name).read_bytes()
 
@@ -188,15 +238,181 @@ class _Headed(web.RequestHandler):  # type: ignore[type-arg]
         return response
 
 
+class _Sparse:
+    """One log line at most every LOG_EVERY_S, whatever happens how often: the first at
+    once, the rest counted and told in one line at the end of the interval."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop,
+                 say: Callable[[Counter[str]], None]) -> None:
+        self.loop, self.say, self.every = loop, say, LOG_EVERY_S
+        self.counts: Counter[str] = Counter()
+        self.due: asyncio.TimerHandle | None = None
+
+    def __call__(self, what: str) -> None:
+        self.counts[what] += 1
+        if self.due is None:
+            self._tell()
+
+    def _tell(self) -> None:
+        if not self.counts:
+            self.due = None
+            return
+        self.say(self.counts)
+        self.counts = Counter()
+        self.due = self.loop.call_later(self.every, self._tell)
+
+    def cancel(self) -> None:
+        if self.due is not None:
+            self.due.cancel()
+            self.due = None
+
+
+def connection_limit() -> int:
+    """How many connections the server keeps open at most: MAX_CONNECTIONS, fewer when the
+    process may open few files."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(PER_ADDRESS, min(MAX_CONNECTIONS, soft - FD_RESERVE))
+
+
+def _waits(handler: web.RequestHandler) -> bool:  # type: ignore[type-arg]
+    """Whether a connection waits for a request (its first, or the next on a connection kept
+    open): one closed then loses nothing. aiohttp says it by the future its loop awaits
+    (none while it reads a head's start or answers, a live channel included)."""
+    waiter = getattr(handler, "_waiter", None)
+    return waiter is not None and not waiter.done()
+
+
+class _Limits:
+    """The connections open, oldest first, with their addresses: each closed if it sends no
+    whole request head within HEAD_S, and at most PER_ADDRESS from one address and
+    ``total`` in all (see :data:`HEAD_S`). What it closes, and the loop's "out of open
+    files" (asyncio's ``socket.accept() out of system resource``, which it would repeat
+    with a traceback thousands of times a second), go to the log in one line a minute."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, total: int | None = None) -> None:
+        self.loop = loop
+        self.total = connection_limit() if total is None else total
+        self.open: dict[Any, tuple[str, asyncio.BaseTransport]] = {}  # oldest first
+        self.per: Counter[str] = Counter()
+        self.due: dict[Any, asyncio.TimerHandle] = {}  # those with no request yet
+        self.closed = _Sparse(loop, self._say_closed)
+        self.unaccepted = _Sparse(loop, self._say_unaccepted)
+
+    def made(self, handler: Any, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        who = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        self.open[handler] = (who, transport)
+        self.per[who] += 1
+        self.due[handler] = self.loop.call_later(HEAD_S, self._head_due, handler)
+        if self.per[who] > PER_ADDRESS:
+            self._make_room(handler, who, "address")
+        elif len(self.open) > self.total:
+            self._make_room(handler, None, "total")
+
+    def asked(self, handler: Any) -> None:
+        """A whole request head came: no deadline for the head any more."""
+        due = self.due.pop(handler, None)
+        if due is not None:
+            due.cancel()
+
+    def lost(self, handler: Any) -> None:
+        self.asked(handler)
+        entry = self.open.pop(handler, None)
+        if entry is not None:
+            self.per[entry[0]] -= 1
+            if not self.per[entry[0]]:
+                del self.per[entry[0]]
+
+    def _close(self, handler: Any, why: str) -> None:
+        entry = self.open.get(handler)
+        if entry is not None:
+            self.lost(handler)
+            # On the loop's next turn: a connection just made has its handler's loop
+            # started first (aiohttp starts it after telling the server of the connection).
+            self.loop.call_soon(entry[1].close)
+            self.closed(why)
+
+    def _head_due(self, handler: Any) -> None:
+        self.due.pop(handler, None)
+        self._close(handler, "head")
+
+    def _make_room(self, new: Any, who: str | None, why: str) -> None:
+        """The oldest connection waiting for a request (from ``who``; None: any) is closed
+        for ``new``; with none, ``new`` is."""
+        for handler, (address, _transport) in self.open.items():
+            if handler is not new and (who is None or address == who) and _waits(handler):
+                self._close(handler, why)
+                return
+        self._close(new, why)
+
+    def loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The server loop's exception handler: an accept that failed for want of files is
+        counted (the loop tries again by itself a second later); the rest as asyncio logs
+        it."""
+        if context.get("message") == "socket.accept() out of system resource":
+            exc = context.get("exception")
+            self.unaccepted(f"{type(exc).__name__}: {exc}" if exc else "?")
+        else:
+            loop.default_exception_handler(context)
+
+    def _say_closed(self, counts: Counter[str]) -> None:
+        parts = {"head": f"{counts['head']} sent no whole request within {HEAD_S:g} s",
+                 "address": f"{counts['address']} beyond {PER_ADDRESS} from one address",
+                 "total": f"{counts['total']} beyond {self.total} in all"}
+        level = logging.WARNING if counts["address"] or counts["total"] else logging.INFO
+        log.log(level, "phones: connections closed: %s",
+                ", ".join(text for key, text in parts.items() if counts[key]))
+
+    def _say_unaccepted(self, counts: Counter[str]) -> None:
+        for what, n in counts.items():
+            log.warning("phones: could not accept a connection, out of open files "
+                        "(%s), %d time(s)", what, n)
+
+    def stop(self) -> None:
+        for due in self.due.values():
+            due.cancel()
+        self.due.clear()
+        self.closed.cancel()
+        self.unaccepted.cancel()
+
+
 class _HeadedServer(web.Server):
-    """aiohttp's server (the connections' factory), whose connections are :class:`_Headed`.
-    aiohttp offers no option for the handler's class: the runner's server is made this one
-    (:meth:`PhoneServer._start`; tests/faults/test_phones.py checks a parser's 400)."""
+    """aiohttp's server (the connections' factory), whose connections are :class:`_Headed`,
+    held to its :class:`_Limits`. aiohttp offers no option for the handler's class: the
+    runner's server is made this one (:meth:`PhoneServer._start`;
+    tests/faults/test_phones.py checks a parser's 400)."""
+
+    limits: _Limits
 
     def __call__(self) -> web.RequestHandler:  # type: ignore[type-arg]
         handler = super().__call__()
         handler.__class__ = _Headed
         return handler
+
+    def connection_made(self, handler: web.RequestHandler,  # type: ignore[type-arg]
+                        transport: asyncio.Transport) -> None:
+        super().connection_made(handler, transport)
+        self.limits.made(handler, transport)
+
+    def connection_lost(self, handler: web.RequestHandler,  # type: ignore[type-arg]
+                        exc: BaseException | None = None) -> None:
+        self.limits.lost(handler)
+        super().connection_lost(handler, exc)
+
+    def hold_to(self, limits: _Limits) -> None:
+        """Hold this server's connections to ``limits``: its request factory (called with
+        each whole request head) tells them when a connection has asked."""
+        self.limits = limits
+        make = self.request_factory
+
+        def request(message: Any, payload: Any, protocol: Any, writer: Any,
+                    task: Any) -> web.BaseRequest:
+            limits.asked(protocol)
+            return make(message, payload, protocol, writer, task)
+
+        self.request_factory = request
 
 
 def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
@@ -217,7 +433,7 @@ def make_app(hub: PhoneHub, *, clock: Callable[[], float] = time.monotonic,
         one from an address with too many waits its turn (at most MAX_QUEUED waiting)."""
         who = request.remote or "?"
         token = request.match_info["token"]
-        seat = hub.tokens.seat_of(token)
+        seat = await hub.seat_of(token)
         if seat is not None:
             return seat
         if hub.tokens.is_over(token):
@@ -563,6 +779,7 @@ class PhoneServer:
         self.app: web.Application | None = None
         self.loop = asyncio.new_event_loop()
         self.runner: web.AppRunner | None = None
+        self.limits: _Limits | None = None
         self.thread = threading.Thread(target=self.loop.run_forever, name="phones",
                                        daemon=True)
 
@@ -575,13 +792,21 @@ class PhoneServer:
         self.app = make_app(self.hub, clock=self.clock, names=[self.host])
         # No access log, and aiohttp's error lines with every link cut out: no token logged.
         # A phone that does not answer the closing handshake holds a stop up 2 s at most.
+        # An idle connection is closed after IDLE_S (aiohttp's keep-alive timeout); the
+        # rest of the limits are _Limits'.
         self.runner = web.AppRunner(self.app, access_log=None, logger=_NoTokens(self.hub),
-                                    shutdown_timeout=2.0)
+                                    shutdown_timeout=2.0, keepalive_timeout=IDLE_S)
         await self.runner.setup()
         assert self.runner.server is not None
         self.runner.server.__class__ = _HeadedServer  # a parser's 400 has the headers too
-        site = web.TCPSite(self.runner, self.host, self.port)
+        self.limits = _Limits(self.loop)
+        cast(_HeadedServer, self.runner.server).hold_to(self.limits)
+        self.loop.set_exception_handler(self.limits.loop_error)
+        site = web.TCPSite(self.runner, self.host, self.port, backlog=ACCEPT_BATCH)
         await site.start()
+        for sock in getattr(site._server, "sockets", None) or ():  # aiohttp: no accessor
+            with sock.dup() as same:  # the same socket: its waiting queue, not its batch
+                same.listen(LISTEN_QUEUE)
         addresses = self.runner.addresses  # (host, port, ...) of each socket listening
         return int(addresses[0][1]) if addresses else self.port
 
@@ -591,6 +816,8 @@ class PhoneServer:
         await asyncio.gather(*(ws.close(code=WSCloseCode.GOING_AWAY) for ws in phones
                                if not ws.closed), return_exceptions=True)
         await self.runner.cleanup()
+        if self.limits is not None:
+            self.limits.stop()
 
     def take_over(self, seat: int) -> None:
         asyncio.run_coroutine_threadsafe(take_over(self.hub, seat), self.loop).result(10)

@@ -490,3 +490,127 @@ def test_a_headless_game_found_over_ends_at_once_with_its_phones(tmp_path: Path,
     assert any("the game is over" in line for line in lines)
     assert not (tmp_path / "game.json").exists()
     assert len(list((tmp_path / "records").glob("*.json"))) == 1
+
+
+@fault("phone", "Hundreds of connections that send their request a byte at a time, never "
+       "ending it, until the table is out of open files",
+       sees="each phone's link loads at once all the while; the slow connections are closed "
+       "within seconds; a line in the log now and then, not a flood",
+       kept="the game; the table's open files")
+@pytest.mark.slow
+def test_slow_connections_never_lock_a_phone_out(tmp_path: Path) -> None:
+    """The headless game's server in a process of its own with 256 open files at most (a
+    systemd service gets 1,024), against 300 slow clients that each open another
+    connection as soon as the server closes theirs: half from one address, half from thirty.
+    Before, the server ran out of files within a second, every new load of a right link
+    timed out, nothing closed the slow connections, and standard error got tens of thousands
+    of lines a second (asyncio's "socket.accept() out of system resource", each with its
+    traceback)."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from aiohttp import ClientTimeout, TCPConnector
+
+    from clans_pi.phones import load
+    from clans_pi.phones.server import HEAD_S
+
+    with socket.socket() as probe:  # a free port on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = ["prlimit", "--nofile=256", "--", sys.executable, "-m", "clans_pi.cli", "play",
+               "--headless", "--seats", "phone,random", "--state-dir", str(tmp_path),
+               "--listen", f"127.0.0.1:{port}"]
+    errors = tmp_path / "stderr.txt"
+    with errors.open("w") as err, subprocess.Popen(command, stdout=subprocess.PIPE,
+                                                   stderr=err, text=True) as game:
+        try:
+            assert game.stdout is not None
+            link = next(line.split(": ", 1)[1].strip() for line in game.stdout
+                        if line.startswith("phone for "))
+
+            async def attack() -> tuple[list[float], list[load.Slow]]:
+                seconds = HEAD_S + 4
+                slow = asyncio.gather(load.slow(port, 150, seconds, sources=1),
+                                      load.slow(port, 150, seconds, sources=30))
+                loads: list[float] = []  # each a new phone's load of its page, in seconds
+                async with ClientSession(connector=TCPConnector(force_close=True),
+                                         timeout=ClientTimeout(total=5)) as http:
+                    await asyncio.sleep(1)  # the slow ones all connected
+                    while not slow.done():
+                        started = time.perf_counter()
+                        try:
+                            async with http.get(link) as r:
+                                assert r.status == 200 and b"<html" in await r.read()
+                        except TimeoutError:
+                            pass
+                        loads.append(time.perf_counter() - started)
+                        await asyncio.sleep(0.5)
+                return loads, await slow
+
+            loads, tallies = asyncio.run(attack())
+        finally:
+            game.kill()
+    assert len(loads) >= 4 and max(loads) < 2.0, loads  # a load every second or so
+    for tally in tallies:
+        # Each slow client was closed by the server at least once, each time within the
+        # bound (most at once, to make room, as they come back at once).
+        assert len(tally.lived) >= 150 and max(tally.lived) < HEAD_S + 1.5, tally
+    lines = errors.read_text(encoding="utf-8", errors="replace").splitlines()
+    assert len(lines) <= 5, lines[:20]
+
+
+@fault("phone", "A phone reconnects while the table restarts, before its game's links are back",
+       sees="the phone's page and channel as soon as the game is back, never \"wrong link\"",
+       kept="the seat's link (the same QR code); the phone's address, never slowed down")
+@pytest.mark.slow
+def test_a_phone_reconnecting_during_a_restart_waits_for_its_link(monkeypatch) -> None:
+    """The server listens from the table's start; the saved game's links come back a moment
+    later (the game is resumed after the screen starts). A phone that asks in between waits
+    for them instead of being told its link is wrong (and counted as a wrong guess); one
+    that asks on a link that is no game's is told so, SETTLE_S after the start at most.
+    Before, both were told "wrong link" at once."""
+    import time
+
+    from clans_pi.phones import server as phone_server
+    from clans_pi.phones.devices import Phones
+
+    saved = SeatTokens.new([0])
+    phones = Phones([0], ("127.0.0.1", 0))
+    base = f"http://127.0.0.1:{phones.port}"
+    link = saved.tokens[0]
+    try:
+        async def go() -> list[tuple[int, float]]:
+            async with ClientSession() as http:
+                async def ask(path: str) -> tuple[int, float]:
+                    started = time.monotonic()
+                    async with http.get(base + path) as r:
+                        return r.status, time.monotonic() - started
+
+                asking = asyncio.gather(ask(f"/p/{link}"), ask(f"/p/{link}/picture.png"))
+                await asyncio.sleep(0.5)  # the game is read, the screen drawn, ...
+                phones.keep_links(saved.to_json())  # ... and the game resumed
+                got = list(await asking)
+                got.append(await ask(f"/p/{link}"))
+                return got
+
+        (page, _s1), (picture, _s2), (again, took) = asyncio.run(go())
+        assert (page, picture, again) == (200, 404, 200)  # no picture drawn: 404, not 403
+        assert took < 0.5
+        assert not phones.hub.tokens.is_over(link)
+    finally:
+        phones.close()
+    monkeypatch.setattr(phone_server, "SETTLE_S", 1.0)
+    phones = Phones([0], ("127.0.0.1", 0))
+    try:
+        async def wrong() -> tuple[int, float]:
+            started = time.monotonic()
+            async with ClientSession() as http, \
+                    http.get(f"http://127.0.0.1:{phones.port}/p/{link}") as r:
+                return r.status, time.monotonic() - started
+
+        status, took = asyncio.run(wrong())  # this table never resumes that game
+        assert status == 403 and 0.5 < took < 2.0
+    finally:
+        phones.close()
