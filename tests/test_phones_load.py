@@ -333,6 +333,40 @@ def test_a_slow_head_and_an_idle_connection_are_closed_in_time(monkeypatch):
         server.stop()
 
 
+def test_a_request_head_too_big_is_refused_and_a_browser_s_is_served():
+    """A head of many or long lines is answered 4xx and closed (each waiting connection may
+    hold at most MAX_HEADERS lines of MAX_FIELD bytes); a phone browser's ordinary head is
+    served."""
+    from clans_pi.phones import server as phone_server
+
+    server, _old, base = _serve()
+    port = int(base.rsplit(":", 1)[1])
+    browser = ("Host: 127.0.0.1\r\nUser-Agent: Mozilla/5.0 (Linux; Android 14; Pixel 8) "
+               "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36\r\n"
+               "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\n"
+               "Accept-Language: ja-JP,ja;q=0.9,en-US;q=0.8\r\nAccept-Encoding: gzip\r\n"
+               "Connection: keep-alive\r\nUpgrade-Insecure-Requests: 1\r\n")
+    many = "".join(f"X-{i}: y\r\n" for i in range(phone_server.MAX_HEADERS + 1))
+    long = f"X: {'y' * (phone_server.MAX_FIELD + 1)}\r\n"
+
+    async def status(head: str) -> bytes:
+        reader, writer = await asyncio.open_connection(load.LOOPBACK, port)
+        writer.write(f"GET /phone.css HTTP/1.1\r\n{head}\r\n".encode())
+        line = await asyncio.wait_for(reader.readline(), 5)
+        writer.close()
+        return line.split(b" ")[1] if line else b""
+
+    async def go() -> None:
+        assert await status(browser) == b"200"
+        for head in (browser + many, browser + long):
+            assert (await status(head)).startswith(b"4"), head[-40:]
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+
+
 @pytest.mark.slow
 def test_connections_beyond_the_limits_make_room(monkeypatch):
     """Beyond PER_ADDRESS from one address, or the limit in all, the oldest connection that
@@ -443,5 +477,6 @@ def test_the_maker_s_guide_says_the_limits_as_they_are():
     for words in (f"whole request within {s.HEAD_S:g} s of opening",
                   f"closed after {s.IDLE_S:g} s", f"At most {s.PER_ADDRESS} connections",
                   f"{s.MAX_CONNECTIONS} in all", f"its limit less {s.FD_RESERVE}",
-                  f"waits for it ({s.SETTLE_S:g} s at most)"):
+                  f"waits for it ({s.SETTLE_S:g} s at most)",
+                  f"at most {s.MAX_HEADERS} lines of {s.MAX_FIELD} bytes"):
         assert words in text, words

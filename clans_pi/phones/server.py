@@ -105,6 +105,11 @@ LISTEN_QUEUE = 128
 #: restart: the server listens from the start, the saved game comes back a moment later)
 #: waits for them, until SETTLE_S after the server started at most.
 SETTLE_S = 10.0
+#: The most a request's head may hold (nginx's large_client_header_buffers is 4 x 8 KB): a
+#: phone's browser sends about fifteen short lines, and 256 waiting connections of aiohttp's
+#: own limits (128 lines of 8 KB) could hold 256 MB of a Pi's memory; with these, 16 MB.
+MAX_HEADERS = 32
+MAX_FIELD = 2048
 #: How often the server's log says what it closed or could not accept: one line at the
 #: first, then at most one a minute with how many, never a line each.
 LOG_EVERY_S = 60.0
@@ -795,7 +800,9 @@ class PhoneServer:
         # An idle connection is closed after IDLE_S (aiohttp's keep-alive timeout); the
         # rest of the limits are _Limits'.
         self.runner = web.AppRunner(self.app, access_log=None, logger=_NoTokens(self.hub),
-                                    shutdown_timeout=2.0, keepalive_timeout=IDLE_S)
+                                    shutdown_timeout=2.0, keepalive_timeout=IDLE_S,
+                                    max_headers=MAX_HEADERS, max_field_size=MAX_FIELD,
+                                    max_line_size=MAX_FIELD)
         await self.runner.setup()
         assert self.runner.server is not None
         self.runner.server.__class__ = _HeadedServer  # a parser's 400 has the headers too
