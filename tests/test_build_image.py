@@ -301,3 +301,24 @@ def test_a_systemctl_refusing_to_disable_a_linked_unit_still_ends_with_it_masked
         "start it"]
     assert os.readlink(root / "etc/systemd/system" / WIZARD) == "/dev/null"
     assert wizard_links(root) == []
+
+
+def test_the_image_check_expects_a_broken_card_file_named_as_the_game_on_the_card_names_it(
+        tmp_path, monkeypatch):
+    """scripts/build-image/checks.py draws the start screen it expects from the booted image
+    with the card's files read here: their problems must keep what the screen says of them
+    (the card's clans-pi.toml, not used, and why), not become plain lines under a path."""
+    import importlib
+
+    from clans_pi.settings.config import load_files
+    from clans_pi.ui.run import settings_notices
+
+    monkeypatch.syspath_prepend(str(REPO / "scripts" / "build-image"))
+    checks = importlib.import_module("checks")
+    boot = tmp_path / "boot-clans-pi.toml"
+    boot.write_text('language = "de"\n[seats\n2 = "phone"\n', encoding="utf-8")
+    _settings, problems = load_files([boot])
+    on_card = checks.as_on_card(problems, {boot: Path(checks.BOOT_CONFIG)})
+    [notice] = settings_notices(on_card)
+    assert notice.startswith("The card's clans-pi.toml was not used: not valid TOML"), notice
+    assert str(tmp_path) not in notice and "line 2" in notice

@@ -48,7 +48,7 @@ from clans_pi.hardware.seats import SeatDevices
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
 from clans_pi.saving.store import GameStore, read_save
-from clans_pi.settings.config import Config, load_files
+from clans_pi.settings.config import Config, Problem, load_files
 from clans_pi.ui.app import LONG_PRESS_MS, App
 from clans_pi.ui.display import Display
 from clans_pi.ui.run import render_start, table_app, use_language
@@ -76,6 +76,23 @@ def lit_share(picture: pygame.Surface) -> float:
                                     else picture)
     return float((rgb.max(axis=2) > LIT_LEVEL).mean())
 
+
+def as_on_card(problems: list[str], where: dict[Path, Path]) -> list[str]:
+    """``problems`` of the settings files read here (``where``'s keys) as the card's own
+    files would give them (its values): each keeps what is wrong and what was left out, so
+    that the screen names the card's clans-pi.toml as the game on the card does."""
+    moved: list[str] = []
+    for problem in problems:
+        if not isinstance(problem, Problem):
+            for here, there in where.items():
+                problem = problem.replace(str(here), str(there))
+            moved.append(problem)
+            continue
+        what = problem.what
+        for here, there in where.items():
+            what = what.replace(str(here), str(there))
+        moved.append(Problem(where.get(problem.file, problem.file), what, problem.unused))
+    return moved
 
 class CheckFailed(RuntimeError):
     pass
@@ -285,8 +302,7 @@ class Checks:
             boot.write_text(boot_text, encoding="utf-8")
             files.append(boot)
         settings, problems = load_files(files)
-        problems = [p.replace(str(etc), ETC_CONFIG).replace(str(boot), BOOT_CONFIG)
-                    for p in problems]
+        problems = as_on_card(problems, {etc: Path(ETC_CONFIG), boot: Path(BOOT_CONFIG)})
         out = self.work / "expected-start.png"
         render_start(BOARD, CHART, size=SCREEN, out=out, settings=settings, problems=problems,
                      state_dir=state, kiosk=True)
