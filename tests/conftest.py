@@ -12,7 +12,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from tests import fake_machine
+from tests import browser_helpers, fake_machine
 from tests.font_helpers import LATIN_AND_DIGITS, PINNED_CJK, font_without
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +37,13 @@ def _pinned_fonts(monkeypatch):
     """Japanese is drawn with the dev extra's font, not whatever ``fc-match`` answers here
     (Droid Sans Fallback has no Latin letters or digits): children inherit it too."""
     monkeypatch.setenv("CLANS_PI_CJK_FONT", PINNED_CJK)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    """Chromium under Playwright, one for a test module (tests/browser_helpers.py)."""
+    with browser_helpers.launched() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="session")

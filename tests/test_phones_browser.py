@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import shutil
 
 import pytest
 
@@ -17,12 +16,10 @@ from clans_pi.palette import CLAN_COLORS
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer
 from clans_pi.phones.tokens import SeatTokens
 from clans_pi.ui.phone_pictures import PICTURE_SIDE, seat_picture_png
+from tests.browser_helpers import needs_chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
-pytestmark = pytest.mark.skipif(CHROMIUM is None,
-                                reason="needs Debian's chromium: sudo apt install chromium, then "
-                                       "./scripts/test")
+pytestmark = needs_chromium
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "has_touch": True}
 
@@ -42,16 +39,6 @@ def served():
                            for k, token in hub.tokens.tokens.items()}
     finally:
         server.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_api.sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture

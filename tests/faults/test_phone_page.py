@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,7 +21,6 @@ from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer
 from clans_pi.phones.tokens import SeatTokens
 from tests.faults import fault
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SIZES = [(320, 568), (360, 640), (390, 844)]
 LANGUAGES = ["en", "ja"]
 #: Seats enough for one a case (a page of its own, never a second phone on a seat).
@@ -88,19 +86,6 @@ def _reading(giveaways: int) -> PlayerHiding:
                           "favourable") for k in moves}
     return PlayerHiding(0, "Anna", "red", {1: tuple(curve), 2: tuple(curve)}, tuple(curve),
                         moves, facts)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
-    if CHROMIUM is None:
-        pytest.skip("needs Debian's chromium: sudo apt install chromium, then ./scripts/test")
-    with sync_api.sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture(scope="module")
