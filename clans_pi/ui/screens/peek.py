@@ -198,7 +198,7 @@ class PeekScreen(Screen):
         # the room); what to do above it.
         link = canvas.link(url.removeprefix("http://"),
                            pygame.Rect(text.left, text.centery, text.width, text.height // 2),
-                           self.px(16), TEXT_DIM, valign="bottom")
+                           self.px(20), TEXT, valign="bottom")
         words = pygame.Rect(text.left, text.top, text.width, link.top - gap // 2 - text.top)
         say = (_("{name}'s phone is ready: hold the button there to see your clan, then "
                  "confirm there") if self.phone_ready else
