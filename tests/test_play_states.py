@@ -108,6 +108,9 @@ TABLE: list[tuple[PlayState, Any, tuple[Any, ...], PlayState, tuple[Any, ...]]] 
     (ANIM, ps.press, (1, G), over(HELD1, touch=Touch(1, None)),
      (Shown(), Repaint(("header", "board")))),
     (ANIM, ps.press, (1, COMPUTER), IDLE, (Shown(),)),
+    # A person's own move shown: the press only ends the showing (the finger is theirs,
+    # not the next person's choosing huts).
+    (PlayState(Animating(A, by_computer=False)), ps.press, (1, G), IDLE, (Shown(),)),
     (over(ANIM, dialog=MENU), ps.press, (1, G), over(IDLE, dialog=MENU), (Shown(),)),
     (over(ANIM, info=3), ps.press, (2, G), IDLE, (Shown(),)),
     (over(SEL1, info=3), ps.press, (2, G), SEL1, ()),
@@ -227,6 +230,7 @@ TABLE: list[tuple[PlayState, Any, tuple[Any, ...], PlayState, tuple[Any, ...]]] 
     (over(IDLE, info=4), ps.play_move, (Move(1, 3, (9, 8, 7)),), over(IDLE, info=4),
      (Play(1, 3, (9, 8, 7)),)),
     (IDLE, ps.moved, (A,), ANIM, ()),
+    (IDLE, ps.moved, (A, False), PlayState(Animating(A, by_computer=False)), ()),
     (over(IDLE, info=2), ps.moved, (A,), over(ANIM, info=2), ()),
 ]
 

@@ -1,6 +1,7 @@
 """Short animations of what a move did, built from the move's public events.
 
-Each step lasts at most 600 ms; a tap skips the rest and still counts as a tap. Nothing
+Each step lasts at most 600 ms; a tap skips the rest, and after a computer's move still
+counts as the next person's tap (:func:`.screens.play_states.press`). Nothing
 here knows any clan's owner: events are public (R22).
 """
 

@@ -215,3 +215,24 @@ def test_a_tap_during_a_computers_move_ends_its_showing_and_still_counts(how):
         target = session.legal_targets(src)[0]
         tap(app, territory_point(app, target), how=how)  # "then where they go"
         assert session.public().ply == ply + 2 or app.screen.order is not None
+
+
+@fault("kiosk", "A tap that ended the showing of a person's own move chose the next "
+       "person's huts there (their first tap then played a move they never meant)",
+       sees="the showing ends; nothing is chosen until the next person taps",
+       kept="the move played; the next person's turn untouched")
+def test_a_tap_during_a_person_s_own_move_only_ends_its_showing():
+    with display_app() as (app, _clock):
+        session = random_session(2, moves=6)  # two people
+        app.begin(session, peeks=False)
+        app.pump()
+        ply = session.public().ply
+        src = min(session.movable())
+        tap(app, territory_point(app, src))
+        tap(app, territory_point(app, session.legal_targets(src)[0]))
+        assert app.screen.order is None  # this deal's move founds no villages to order
+        assert session.public().ply == ply + 1 and app.screen.anim is not None
+        nxt = min(session.movable())
+        tap(app, territory_point(app, nxt))  # the mover's finger, skipping the showing
+        assert app.screen.anim is None
+        assert app.screen.selected is None  # nobody's huts chosen by it

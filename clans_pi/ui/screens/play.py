@@ -185,9 +185,11 @@ class PlayScreen(PlayPicture):
 
     def _play(self, play: Play) -> None:
         order = None if play.order is None else list(play.order)
+        by_computer = not self.session.seats[self.session.current_seat].is_human
         events = self.app.play_move(play.src, play.dst, order)  # played, saved, heard
         self._toast = None
-        self.state = states.moved(self.state, Animation(steps_for(events), self.app.clock())).state
+        self.state = states.moved(self.state, Animation(steps_for(events), self.app.clock()),
+                                  by_computer=by_computer).state
         self._build_buttons()
 
     def _leave(self, how: str) -> None:

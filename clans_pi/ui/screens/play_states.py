@@ -123,9 +123,11 @@ class ChoosingOrder:
 
 @dataclass(frozen=True, slots=True)
 class Animating:
-    """A played move is being shown (from its public events)."""
+    """A played move is being shown (from its public events); ``by_computer``: a computer
+    player's (a press that ends its showing is the next person's, and counts)."""
 
     anim: Animation
+    by_computer: bool = True
 
 
 Mode = Idle | Selected | Dragging | ChoosingOrder | Animating
@@ -293,10 +295,14 @@ def press(s: PlayState, t: int | None, game: Game) -> Step:
     finger to lift."""
     if isinstance(s.mode, Animating):
         # The move's showing ends, and the press is the one the player meant: "tap huts,
-        # then where they go" right after a computer's move chooses the huts. A computer
-        # to move next: only the showing ends (no "thinking" message for it).
+        # then where they go" right after a computer's move chooses the huts. After a
+        # person's move the finger is most likely still theirs (skipping their own move's
+        # showing): only the showing ends, as it does with a computer to move next (no
+        # "thinking" message for it).
+        by_computer = s.mode.by_computer
         s = replace(s, mode=Idle(), touch=None)
-        if s.dialog is not None or not game.seats[game.current_seat].is_human:
+        if (s.dialog is not None or not by_computer
+                or not game.seats[game.current_seat].is_human):
             return Step(s, (Shown(),))
         after = press(s, t, game)
         return Step(after.state, (Shown(), *after.effects))
@@ -481,6 +487,6 @@ def play_move(s: PlayState, move: Move) -> Step:
     return _with_mode(replace(s, touch=None), Idle(), Play(move.src, move.dst, move.order))
 
 
-def moved(s: PlayState, anim: Animation) -> Step:
-    """A move was played: show it."""
-    return _with_mode(replace(s, touch=None), Animating(anim))
+def moved(s: PlayState, anim: Animation, by_computer: bool = True) -> Step:
+    """A move was played (``by_computer``: a computer player's): show it."""
+    return _with_mode(replace(s, touch=None), Animating(anim, by_computer))
