@@ -220,7 +220,7 @@ class PlayerHiding:
         return {"curve": [round(p, 4) for p in curve], "blind": SEAT_BLIND,
                 "verdict": self.verdict.text(),
                 "title": _("How sure the others were of your clan"),
-                "labels": {"blind": _("blind guess"), "first": _("move 1"),
+                "labels": {"blind": _("blind guess"), "first": _("deal"),
                            "last": _("move {n}").format(n=len(curve) - 1)},
                 "giveaways": [{"move": g.move, "before": round(g.before, 4),
                                "after": round(g.after, 4), "line": g.line()}

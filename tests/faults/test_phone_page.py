@@ -20,6 +20,7 @@ from clans_pi.palette import CLAN_LABEL, mark_of
 from clans_pi.phones.server import PhoneHub, PhoneSeat, PhoneServer
 from clans_pi.phones.tokens import SeatTokens
 from tests.faults import fault
+from tests.i18n_helpers import language
 
 SIZES = [(320, 568), (360, 640), (390, 844)]
 LANGUAGES = ["en", "ja"]
@@ -86,6 +87,17 @@ def _reading(giveaways: int) -> PlayerHiding:
                           "favourable") for k in moves}
     return PlayerHiding(0, "Anna", "red", {1: tuple(curve), 2: tuple(curve)}, tuple(curve),
                         moves, facts)
+
+
+def test_the_phone_s_chart_calls_its_first_point_the_deal_as_the_screen_does():
+    """The curve's first point is the deal (no move made yet), as the table's chart says;
+    the last, the last move."""
+    reading = _reading(1)
+    for code, deal in (("en", "deal"), ("de", "Verteilung"), ("ja", "配布時")):
+        with language(code):
+            labels = reading.for_phone()["labels"]
+            assert labels["first"] == deal == i18n._("deal"), (code, labels)
+            assert labels["last"] == i18n._("move {n}").format(n=len(reading.table) - 1)
 
 
 @pytest.fixture(scope="module")
