@@ -16,7 +16,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from clans_pi.phones.server import HEADERS, PhoneHub, PhoneSeat, PhoneServer, make_app, take_over
-from clans_pi.phones.tokens import ALPHABET, SeatTokens
+from clans_pi.phones.tokens import ALPHABET, TOKEN_LENGTH, SeatTokens
 
 CLANS = {0: ("red", "Red"), 2: ("blue", "Blue")}
 
@@ -54,6 +54,21 @@ def test_a_link_can_be_typed_from_the_screen_without_a_doubtful_letter():
     assert not set(ALPHABET) & set("ilouILOU") and ALPHABET.islower()
     seen = "".join(SeatTokens.new(range(4)).tokens.values())
     assert not set(seen) & set("ilouILOU_-") and seen.lower() == seen
+
+
+def test_a_link_typed_in_capitals_or_with_look_alike_letters_finds_its_seat():
+    """Crockford's decoding: capitals as small letters, i and l as 1, o as 0; any other
+    change is a wrong link. An older save's base64url link must match exactly."""
+    token = "0123456789abcdefghjkmnpqrs"
+    assert len(token) == TOKEN_LENGTH
+    seats = SeatTokens({0: token, 1: "q3Jx-7LbVf_Z0aKpT2mWcA"}, ["ab" * 13])
+    for typed in (token, token.upper(), token.replace("0", "o").replace("1", "l"),
+                  token.replace("1", "I").replace("0", "O")):
+        assert seats.seat_of(typed) == 0, typed
+    for wrong in (token[:-1] + "t", token[::-1], token + "0", "q3jx-7lbvf_z0akpt2mwca"):
+        assert seats.seat_of(wrong) is None, wrong
+    assert seats.seat_of("q3Jx-7LbVf_Z0aKpT2mWcA") == 1
+    assert seats.is_over("AB" * 13) and not seats.is_over("ac" * 13)
 
 
 def test_the_page_carries_no_clan_and_strict_headers():

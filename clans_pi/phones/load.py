@@ -246,10 +246,11 @@ def _bad_paths(rng: random.Random, tokens: list[str], old: list[str]) -> list[tu
     """(method, raw path) of requests that must be refused, one of each kind."""
     token = rng.choice(tokens)
     guess = base64.urlsafe_b64encode(rng.randbytes(16)).rstrip(b"=").decode()
-    flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
+    # One letter changed (not to a way of typing it: capitals, i/l for 1, o for 0).
+    flipped = token[:-1] + ("2" if token[-1] != "2" else "3")
     out = [
         ("GET", f"/p/{guess}"), ("GET", f"/p/{guess}/live"), ("GET", f"/p/{flipped}"),
-        ("GET", f"/p/{token[:-1]}"), ("GET", f"/p/{token}x"), ("GET", f"/p/{token.upper()}"),
+        ("GET", f"/p/{token[:-1]}"), ("GET", f"/p/{token}x"), ("GET", f"/p/{token[::-1]}"),
         ("GET", "/p/" + "A" * rng.randrange(100, 6000)),
         ("GET", "/p/%C3%A9%E4%B8%AD%F0%9F%98%80"), ("GET", "/p/%FF%FE%00"),
         ("GET", f"/p/{token}%00"), ("GET", f"/p/{token}%20"), ("GET", "/p/%2e%2e%2f%2e%2e"),

@@ -107,9 +107,10 @@ LISTEN_QUEUE = 128
 SETTLE_S = 10.0
 #: The most a request's head may hold (nginx's large_client_header_buffers is 4 x 8 KB): a
 #: phone's browser sends about fifteen short lines, and 256 waiting connections of aiohttp's
-#: own limits (128 lines of 8 KB) could hold 256 MB of a Pi's memory; with these, 16 MB.
+#: own limits (128 lines of 8 KB) could hold 256 MB of a Pi's memory; with these, 32 MB
+#: (a line of 4 KB leaves room for a cookie another web page on the Pi's name may have set).
 MAX_HEADERS = 32
-MAX_FIELD = 2048
+MAX_FIELD = 4096
 #: How often the server's log says what it closed or could not accept: one line at the
 #: first, then at most one a minute with how many, never a line each.
 LOG_EVERY_S = 60.0

@@ -1,15 +1,15 @@
 """The phone seats' links: one unguessable token per seat and game.
 
 A token is 130 random bits written as 26 characters of Crockford's base32 in lower case
-(:data:`ALPHABET`: digits and letters, but no i, l, o or u), so that a person who cannot scan
-the QR code can read the link off the screen and type it without telling l from 1 or O from 0,
-nor minding case. It is compared in constant time with
-every seat's so that the time taken says nothing about how close a guess was. A new game
-makes new tokens; the old ones are remembered as over, so an old code says "this game is
-over" rather than "wrong link": the newest :data:`KEEP_OVER` of them, in the order their
-games ended (:mod:`.over` keeps them in the state directory between games). Tokens are kept
-with the save (``to_json``/``from_json``) so the same QR code works again after the Pi
-restarts.
+(:data:`ALPHABET`: digits and letters, but no i, l, o or u), so that a person who cannot
+scan the QR code can read the link off the screen and type it without telling l from 1 or O
+from 0, nor minding case (:func:`as_typed` reads it as Crockford's decoding does). It is
+compared in constant time with every seat's so that the time taken says nothing about how
+close a guess was. A new game makes new tokens; the old ones are remembered as over, so an
+old code says "this game is over" rather than "wrong link": the newest :data:`KEEP_OVER` of
+them, in the order their games ended (:mod:`.over` keeps them in the state directory between
+games). Tokens are kept with the save (``to_json``/``from_json``) so the same QR code works
+again after the Pi restarts.
 """
 
 from __future__ import annotations
@@ -32,6 +32,20 @@ SAVED_OVER = 64
 def new_token() -> str:
     """A new seat's token: :data:`TOKEN_LENGTH` random characters of :data:`ALPHABET`."""
     return "".join(secrets.choice(ALPHABET) for _ in range(TOKEN_LENGTH))
+
+
+#: How a person may type a letter of a token off the screen: capitals, and the letters
+#: Crockford's base32 leaves out for looking like a digit (i and l for 1, o for 0).
+TYPED = str.maketrans("ILOilo", "110110")
+
+
+def as_typed(token: str) -> str:
+    """``token`` as :func:`new_token` made it, from what a person typed: a token of its
+    length in lower case, i and l read as 1, o as 0 (Crockford's decoding). An older link
+    (22 characters of base64url, where case matters) stays as it is."""
+    if len(token) != TOKEN_LENGTH:
+        return token
+    return token.lower().translate(TYPED)
 
 
 def newest(links: Iterable[str], keep: int = KEEP_OVER) -> tuple[str, ...]:
@@ -58,10 +72,10 @@ class SeatTokens:
         return SeatTokens.new(seats, (*self.retired, *self.tokens.values()))
 
     def seat_of(self, token: str) -> int | None:
-        """The seat whose token ``token`` is, or None. Every seat's token is compared, each
-        in constant time, whatever matches."""
+        """The seat whose token ``token`` is (as typed: :func:`as_typed`), or None. Every
+        seat's token is compared, each in constant time, whatever matches."""
         found = None
-        given = token.encode("utf-8", "replace")
+        given = as_typed(token).encode("utf-8", "replace")
         for seat, mine in self.tokens.items():
             if hmac.compare_digest(given, mine.encode("ascii")):
                 found = seat
@@ -69,7 +83,7 @@ class SeatTokens:
 
     def is_over(self, token: str) -> bool:
         """Whether ``token`` belonged to a game that is over."""
-        given = token.encode("utf-8", "replace")
+        given = as_typed(token).encode("utf-8", "replace")
         return any(hmac.compare_digest(given, old.encode("ascii")) for old in self.retired)
 
     def to_json(self) -> dict[str, Any]:
