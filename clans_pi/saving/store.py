@@ -92,6 +92,8 @@ class GameStore:
         (then no temp file is left behind: the last save stays the game)."""
         self.dir.mkdir(parents=True, exist_ok=True)
         self._keep_unkept()
+        if self.generation == 0:  # a game not loaded from here (--load, a new one's first)
+            self.generation = self._newest_on_disk()
         payload = {
             "game": session.to_json(),
             "seats": [{"name": s.name, "avatar": s.avatar, "kind": s.kind}
@@ -108,6 +110,22 @@ class GameStore:
                          separators=(",", ":"))
         write_atomic(self.current, doc, previous=self.previous)
         self.generation += 1
+
+    def _newest_on_disk(self) -> int:
+        """The highest generation among the saves here (0: none readable), so that a game
+        begun without loading them (``--load FILE``) saves as the newest: else a finished
+        game still waiting to be shown would win the next start, and forgetting it after
+        its end would take the loaded game with it."""
+        newest = 0
+        for path in (self.current, self.pending, self.previous):
+            try:
+                payload = read_json(path).get("payload")
+                number = payload.get("generation") if isinstance(payload, dict) else None
+            except (FileError, OSError, AttributeError):
+                continue
+            if isinstance(number, int) and not isinstance(number, bool):
+                newest = max(newest, number)
+        return newest
 
     def discard(self) -> None:
         """Forget the saved game (a new game replaces it). The older files go first: a cut

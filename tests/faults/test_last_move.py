@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,17 +36,22 @@ def _one_move_from_the_end() -> tuple[Session, Move]:
     return session, Move(last["from"], last["to"], None if order is None else tuple(order))
 
 
+MAIN = threading.main_thread()
+
+
 @contextmanager
 def stop_at(monkeypatch: pytest.MonkeyPatch, root: Path, k: int) -> Iterator[list[str]]:
     """The process stops (a power cut, SIGKILL) just before its ``k``-th step on the disk
     under ``root`` (0-based: an fsync, a rename, an unlink); a file being fsynced then
-    keeps only half of what was written. Yields the steps taken, as "call path"."""
+    keeps only half of what was written. Yields the steps taken, as "call path". Only the
+    game's own thread counts: a cache written beside it (the after-game reading's, in a
+    thread of its own) is made again when lost, and its steps would come in any order."""
     steps: list[str] = []
     under = str(root.resolve())
 
     def step(call: str, path: Any) -> None:
         name = str(path)
-        if not name.startswith(under):
+        if not name.startswith(under) or threading.current_thread() is not MAIN:
             return
         if len(steps) == k:
             raise Kill
@@ -55,7 +61,8 @@ def stop_at(monkeypatch: pytest.MonkeyPatch, root: Path, k: int) -> Iterator[lis
 
     def fsync(fd: int) -> None:
         path = os.readlink(f"/proc/self/fd/{fd}")
-        if len(steps) == k and os.path.isfile(path) and path.startswith(under):
+        if (len(steps) == k and os.path.isfile(path) and path.startswith(under)
+                and threading.current_thread() is MAIN):
             os.ftruncate(fd, os.fstat(fd).st_size // 2)  # half of it reached the card
         step("fsync", path)
         real_fsync(fd)

@@ -684,3 +684,21 @@ def test_the_real_system_directories_are_refused_and_a_game_s_own_is_not(tmp_pat
             refuse_system_dir(Path(path))
     refuse_system_dir(tmp_path / "clans-pi")  # a directory of its own (not yet made)
     refuse_system_dir(Path("/var/lib/clans-pi"))
+
+
+@fault("save", "a game begun with --load FILE over a finished game still waiting for its end "
+       "to be shown saved as generation 1: the next start took the finished one (45), and "
+       "forgetting it after its end took the loaded game with it",
+       sees="the loaded game at the next start, where it was left",
+       kept="the loaded game; the finished one's record")
+def test_a_loaded_game_saves_newer_than_a_finished_game_waiting_to_be_shown(tmp_path):
+    store = GameStore(tmp_path)
+    done = finished_session(3)
+    for _ in range(45):  # a game's worth of saves, its last one finished
+        store.save(done)
+    loaded = random_session(2, moves=4)
+    GameStore(tmp_path).save(loaded)  # as `clans-pi play --load FILE` begins: no load first
+    found, problems = GameStore(tmp_path).load(BOARD, CHART)
+    assert problems == [] and found is not None
+    assert not found.is_over and [s.name for s in found.seats] == [
+        s.name for s in loaded.seats], "the finished game came back instead"
