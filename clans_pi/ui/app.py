@@ -348,6 +348,12 @@ class App:
         self.exit_status = status
         self.table.stop_thinking()
 
+    def stop(self) -> None:
+        """SIGTERM (``systemctl stop``, a shutdown): leave the loop, status 0. Only a flag is
+        set, as a signal handler may do between any two lines of the loop; the computers'
+        searches are cancelled as :meth:`run` returns."""
+        self.running = False
+
     def leave(self) -> None:
         """Ctrl+Q on a keyboard: on a desktop the program ends; on the kiosk the service
         then gives tty1 back to a login prompt (a maker with a keyboard). Not SDL's quit

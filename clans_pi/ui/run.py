@@ -120,7 +120,7 @@ def _play(board: Board, chart: EpochChart, *, size: tuple[int, int], fullscreen:
                              daemon=True).start()
         # systemctl stop (and a shutdown) sends SIGTERM: leave the loop so the seat devices
         # are switched off and closed below. The game itself was saved after its last move.
-        stops.enter_context(stopped_by_sigterm(app.quit))
+        stops.enter_context(stopped_by_sigterm(app.stop))
         resumed = None
         if load is None:  # the game the table kept; what went wrong on the way after
             resumed = app.table.saved_game()  # the settings' notices
