@@ -5,7 +5,7 @@ is let go, and it exits with status 0, which asks the service for nothing
 (:mod:`clans_pi.service.kiosk`). The game was saved after its last move: the next start goes
 on where it was left.
 
-One handler for both games: the touchscreen's (:mod:`clans_pi.ui.run`, which quits the app)
+One handler for both games: the touchscreen's (:mod:`clans_pi.ui.run`: the app's loop is left)
 and the headless game's (:mod:`clans_pi.table.headless`, which stops the table).
 """
 
