@@ -413,12 +413,11 @@ def hiding_move(state: GameState, seen: list[float]) -> Move:
 
 
 def test_a_reader_who_knows_players_hide_reads_a_hider_better_than_an_open_reader():
-    """Player 1 hides from an open reader, as the search levels do; the viewer moves at
-    random. The reader that expects some players to hide (HIDING_AWARE) puts more on the
-    hider's true clan at the end of every one of a few games than the open reader
-    (OPEN_MODEL), which is led far astray (on average under a sixth of the blind guess,
-    1/4). Against this hider it is led astray too, less: it does not know how the hider
-    chose among its good moves."""
+    """Player 1 hides from an open reader, much as the search levels do; the viewer moves
+    at random. The open reader (OPEN_MODEL) is led far astray: on average under a sixth of
+    the blind guess (1/4) on the hider's true clan at the end. The reader that expects some
+    players to hide (HIDING_AWARE) reads the hider: more than the open reader in every
+    game, more than 1/2 on average and in most games."""
     ours, theirs = [], []
     for seed in range(6):
         state = new_game(200 + seed, 2)
@@ -440,4 +439,5 @@ def test_a_reader_who_knows_players_hide_reads_a_hider_better_than_an_open_reade
         theirs.append(open_reader.marginals()[1][clan])
     assert sum(theirs) / len(theirs) < 0.25 / 6
     assert all(a > b for a, b in zip(ours, theirs, strict=True))
-    assert sum(ours) > 3 * sum(theirs)
+    assert sum(ours) / len(ours) > 0.5
+    assert sum(p > 0.5 for p in ours) >= 4

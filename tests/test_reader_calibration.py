@@ -5,8 +5,9 @@ hard,normal --budget hard=500 normal=150 --seed 202``: games the readers were no
 on). Read by ``scripts/research/hiding_calibration.py`` as the chart reads them: every
 other seat and an onlooker, after every move.
 
-The reader fitted to expect hiders (belief.HIDING_AWARE) is no worse than the blind guess
-there; the open reader (OPEN_MODEL) is far worse, confidently wrong."""
+The reader fitted to expect hiders (belief.HIDING_AWARE) is well under the blind guess's
+Brier score there and calibrated; the open reader (OPEN_MODEL) is far worse than the blind
+guess, confidently wrong."""
 
 from __future__ import annotations
 
@@ -41,10 +42,10 @@ def test_the_sample_is_the_one_described():
 
 
 @pytest.mark.parametrize("kind", ["seat", "onlooker"])
-def test_a_reader_who_expects_hiders_is_no_worse_than_the_blind_guess(hiding_aware, kind):
+def test_a_reader_who_expects_hiders_reads_them_better_than_the_blind_guess(hiding_aware, kind):
     f = hiding_aware[kind]
-    assert f["brier"] < f["uniform"]
-    assert f["ece"] < 0.06
+    assert f["brier"] < f["uniform"] - 0.1
+    assert f["ece"] < 0.04
 
 
 @pytest.mark.parametrize("kind", ["seat", "onlooker"])

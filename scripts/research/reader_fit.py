@@ -65,7 +65,7 @@ from clans_pi.bots.base import assignments  # noqa: E402
 from clans_pi.rules.constants import CLAN_INDEX, CLANS, NUM_CLANS  # noqa: E402
 from scripts.research.belief_sweep import evidence_data  # noqa: E402
 
-PARAMS = ("epsilon", "open", "hide", "beta_hide", "gamma", "temper", "temper_hide",
+PARAMS = ("epsilon", "beta_open", "open", "hide", "beta_hide", "gamma", "temper", "temper_hide",
           "flat", "temper_flat", "max_odds")
 
 
@@ -136,12 +136,19 @@ def player_logs(game: dict, s: dict) -> np.ndarray:
         if orders is not None:
             ov, k = orders
             seen_order = _log_ratio(_softmax_cols(ov, 1.0)[k], len(ov), belief_module.EPSILON)
+        if s["beta_open"] != 1.0:
+            kinds[0, mover] += _log_ratio(_softmax_cols(values, s["beta_open"])[j], m,
+                                          belief_module.EPSILON)
+            if orders is not None:
+                kinds[0, mover] += _log_ratio(_softmax_cols(ov, s["beta_open"])[k], len(ov),
+                                              belief_module.EPSILON)
         if w_hide > 0:
             expo = _open_exposure(seen[mover] + base)  # moves x clans
             score = s["beta_hide"] * values - s["gamma"] * expo
             kinds[1, mover] += s["temper_hide"] * _log_ratio(_softmax_cols(score, 1.0)[j], m, eps)
         seen[mover] += base[j] + seen_order
-        total = _logaddexp_rows(log_w[0] + s["temper"] * seen, log_w[1] + kinds[1],
+        opened = seen if s["beta_open"] == 1.0 else kinds[0]
+        total = _logaddexp_rows(log_w[0] + s["temper"] * opened, log_w[1] + kinds[1],
                                 np.full((n, NUM_CLANS), log_w[2]),
                                 log_w[3] + s["temper_flat"] * seen)
         out.append(total)
@@ -270,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="+", help="files of recorded games (populations)")
     parser.add_argument("--epsilon", type=float, nargs="+", default=[belief_module.EPSILON],
                         help="uniform mixed into a hiding player's choice")
+    parser.add_argument("--beta-open", type=float, nargs="+", default=[1.0],
+                        help="an open player's beta (1: DEFAULT_BETA)")
     parser.add_argument("--open", type=float, nargs="+", default=[belief_module.PURPOSEFUL],
                         help="prior weight of an open player")
     parser.add_argument("--hide", type=float, nargs="+", default=[0.0],
