@@ -369,9 +369,11 @@ def test_r20_tracker_reveals_the_clans_at_the_end():
     assert max(belief.probs) == 1.0
 
 
+@pytest.mark.parametrize("model", [OPEN_MODEL, HIDING_AWARE], ids=["open", "hiding-aware"])
 @SETTINGS
 @given(seed=seeds, num_players=player_counts, data=st.data())
-def test_r22_the_belief_depends_only_on_what_the_viewer_may_know(seed, num_players, data):
+def test_r22_the_belief_depends_only_on_what_the_viewer_may_know(seed, num_players, data,
+                                                                 model):
     """Two games with the same deal of huts and the same moves, the viewer's clan the same,
     the others' secret clans different: the same observation, hence the same belief."""
     state = new_game(seed, num_players)
@@ -388,8 +390,8 @@ def test_r22_the_belief_depends_only_on_what_the_viewer_may_know(seed, num_playe
     twin = record.replay(data_, BOARD, CHART)
     assert twin.moves == state.moves
     assert twin.observation(viewer) == state.observation(viewer)
-    a = BeliefTracker(BOARD, CHART).update(state.observation(viewer))
-    b = BeliefTracker(BOARD, CHART).update(twin.observation(viewer))
+    a = BeliefTracker(BOARD, CHART, model=model).update(state.observation(viewer))
+    b = BeliefTracker(BOARD, CHART, model=model).update(twin.observation(viewer))
     assert a.probs == b.probs
     assert a.marginals() == b.marginals()
 

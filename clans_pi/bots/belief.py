@@ -510,10 +510,13 @@ class _PublicReplay:
 class BeliefTracker(_PublicReplay):
     """A :class:`Belief` kept up to date from a player's observations, replaying only the
     public moves it has not seen yet. An observation that does not continue what it saw
-    (an undo, a new game, another viewer) starts it again from the deal."""
+    (an undo, a new game, another viewer) starts it again from the deal. ``model``: the
+    reader's (:data:`MODEL` unless given)."""
 
-    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
+    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA,
+                 model: ReaderModel | None = None) -> None:
         super().__init__(board, chart, beta=beta)
+        self.model = model if model is not None else MODEL
         self._belief: Belief | None = None
 
     def update(self, obs: Observation) -> Belief:
@@ -528,7 +531,8 @@ class BeliefTracker(_PublicReplay):
 
     def _restart(self, obs: Observation) -> None:
         assert obs.viewer is not None and obs.own_clan is not None
-        self._belief = Belief(len(obs.players), obs.viewer, obs.own_clan, beta=self.beta)
+        self._belief = Belief(len(obs.players), obs.viewer, obs.own_clan, beta=self.beta,
+                              model=self.model)
 
     def _take(self, obs: Observation, state: GameState, move: Move) -> None:
         assert self._belief is not None
