@@ -23,7 +23,9 @@ while keeping down how plainly an open reader sees it: softmax of beta_hide time
 value less gamma times that exposure; its log ratio times ``temper_hide``) and aimless
 (the rest: uniform). Its defaults are belief.OPEN_MODEL's. It gives the same readings as
 belief.Belief with the same model (checked against hiding_calibration.py ``--model``).
-``--fit ROUNDS`` runs a coordinate descent on :func:`loss` over every file at once.
+``--fit ROUNDS`` runs a coordinate descent on :func:`loss` over every file at once;
+``--likelihood LEVELS`` says instead how well the hiding kind explains those levels' moves
+(:func:`likelihood`: the first step of the journal's fit).
 
 Usage::
 
@@ -236,6 +238,35 @@ def evaluate(games: list[dict], s: dict) -> dict:
     return {kind: figures(rows) for kind, rows in by_kind.items()}
 
 
+def likelihood(games: list[dict], levels: set[str], beta_hide: float, gamma: float,
+               eps: float = belief_module.EPSILON) -> tuple[int, float, float]:
+    """How well the hiding kind (``beta_hide``, ``gamma``) explains the moves of the players
+    of ``levels``, their true clans known (fitting only): the moves, the mean log ratio of
+    the move at the true clan over an aimless player's, and the mean evidence for the true
+    clan (that log ratio less the log of its mean over the clans). gamma 0 is an open
+    player at beta ``beta_hide``."""
+    count, total, gap = 0, 0.0, 0.0
+    for game in games:
+        n = len(game["clans"])
+        seen = np.zeros((n, NUM_CLANS))
+        for mover, values, j, orders in game["moves"]:
+            m = len(values)
+            base = _log_ratio(_softmax_cols(values, 1.0), m, belief_module.EPSILON)
+            if game["levels"][mover] in levels:
+                expo = _open_exposure(seen[mover] + base)
+                r = _log_ratio(_softmax_cols(beta_hide * values - gamma * expo, 1.0)[j], m, eps)
+                c = CLAN_INDEX[game["clans"][mover]]
+                count += 1
+                total += r[c]
+                gap += r[c] - math.log(np.exp(r).mean())
+            if orders is not None:
+                ov, k = orders
+                seen[mover] += _log_ratio(_softmax_cols(ov, 1.0)[k], len(ov),
+                                          belief_module.EPSILON)
+            seen[mover] += base[j]
+    return count, total / max(count, 1), gap / max(count, 1)
+
+
 def loss(results: dict) -> float:
     """What the fit keeps down: over every population and reader kind, the Brier score
     as a share of the uniform guess's, plus twice the calibration error."""
@@ -292,6 +323,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--temper-flat", type=float, nargs="+", default=[0.3])
     parser.add_argument("--max-odds", type=float, nargs="+", default=[belief_module.MAX_ODDS])
     parser.add_argument("--table", action="store_true")
+    parser.add_argument("--likelihood", metavar="LEVELS",
+                        help="instead: how well the hiding kind, for each --beta-hide and "
+                             "--gamma, explains the moves of these levels (e.g. hard)")
     parser.add_argument("--thin", type=int, default=1, metavar="N",
                         help="every N-th game of each file only (a quicker look)")
     parser.add_argument("--fit", type=int, default=0, metavar="ROUNDS",
@@ -300,6 +334,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     data = {Path(p).name: load(p)[:: args.thin] for p in args.games}
+    if args.likelihood:
+        levels = set(args.likelihood.split(","))
+        games = [g for gs in data.values() for g in gs]
+        for bh, gamma in itertools.product(args.beta_hide, args.gamma):
+            count, mean, gap = likelihood(games, levels, bh, gamma)
+            print(f"beta_hide={bh:g} gamma={gamma:g}: {count} moves, mean log ratio at the "
+                  f"true clan {mean:.3f}, evidence for it {gap:.3f}")
+        return 0
     if args.fit:
         start = {k: getattr(args, k)[0] for k in PARAMS}
         fit(data, start, args.fit)
