@@ -15,7 +15,15 @@ import pytest
 import clans_pi.bots.search_bot as search_bot
 from clans_pi.bots import Budget
 from clans_pi.bots.base import assignments
-from clans_pi.bots.belief import OwnReading, exposure, move_evidence, moves_evidence
+from clans_pi.bots.belief import (
+    HIDING_AWARE,
+    MODEL,
+    BeliefTracker,
+    OwnReading,
+    exposure,
+    move_evidence,
+    moves_evidence,
+)
 from clans_pi.bots.ismcts import Result
 from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
 from clans_pi.rules import record
@@ -168,3 +176,40 @@ def test_r22_the_others_secret_clans_never_change_the_hiding_move(players):
         assert obs == state.observation(me)
         moves.add(hider().choose(obs))
     assert len(moves) == 1
+
+
+AWARE = replace(LEVEL_SETTINGS["hard"], reader=HIDING_AWARE)
+
+
+def test_a_level_may_read_with_the_reader_that_expects_hiders():
+    """LevelSettings.reader: the bot's guesses (and the clans its search imagines) are that
+    reader's; without it, the game's reader (belief.MODEL)."""
+    state = midgame(21, 3, 18)
+    obs = state.observation(state.current_player)
+    aware = hider(settings=AWARE)
+    game_s = hider(settings=LEVEL_SETTINGS["hard"])
+    assert aware.guess(obs) == BeliefTracker(BOARD, CHART, model=HIDING_AWARE).update(
+        obs).marginals()
+    assert game_s.guess(obs) == BeliefTracker(BOARD, CHART, model=MODEL).update(
+        obs).marginals()
+    assert aware.determinisations(obs)[1] == BeliefTracker(
+        BOARD, CHART, model=HIDING_AWARE).update(obs).probs
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r22_the_others_secret_clans_never_change_the_aware_readers_move_or_guess(players):
+    """The secrecy property for the reader that expects hiders: its moves and guesses are
+    the same under any assignment of the others' clans."""
+    state = midgame(30 + players, players, 16)
+    me = state.current_player
+    data = record.to_record(state)
+    seen = set()
+    for clans in assignments(players, me, state.clan_of(me))[:6]:
+        data["clans"] = list(clans)
+        twin = record.replay(data, BOARD, CHART)
+        obs = twin.observation(me)
+        assert obs == state.observation(me)
+        bot = hider(settings=AWARE)
+        guess = bot.guess(obs)
+        seen.add((bot.choose(obs), tuple(sorted((p, tuple(g.items())) for p, g in guess.items()))))
+    assert len(seen) == 1

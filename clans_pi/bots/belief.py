@@ -54,8 +54,26 @@ mover, whose moves cannot correct it (docs/journal.md, 2026-11-25).
 reveal (R20): without it, a player who plays the heuristic's best moves ended a game with
 1.0 on a clan in floating point. It changed the Brier score of those games by under 0.001.
 
-Cost: an update evaluates every legal move (about 1.3 ms here); a whole game's replay from
-scratch about 40 ms.
+**Players who hide.** Today's Hard and Normal hide their clan from exactly this reading
+(search_bot.py: the hiding term weighs :func:`exposure`), and against them it is
+confidently wrong: on 241 held-out games of hiding levels at the chart's budgets every
+other seat's Brier score was 0.927 (uniform 0.750) and the onlooker's 1.033 (0.800). So the
+model is a :class:`ReaderModel`: a mixture over kinds of player, whose weights each
+player's moves update. Besides the open and aimless players above, a player may *hide*
+(:func:`hide_evidence`: good moves for their clan that keep an open reader's probability of
+it low) or play their clan *less plainly* (the open evidence flattened by a power).
+:data:`OPEN_MODEL` is the reading described above and is still the game's (:data:`MODEL`).
+:data:`HIDING_AWARE` was fitted on recorded games of four populations (open levels, hiding
+levels, random movers, a mix: scripts/research/reader_fit.py) and checked on games of other
+seeds: about hiders it gives a Brier score of 0.630 (seats) and 0.678 (the onlooker),
+calibration error 0.016, its top guess right 43 %; about the mix 0.674 and 0.717; about
+random movers the blind guess's. But it reads open players less sharply (0.575 against
+0.460, its top guess right 60 % against 65 %), so the game keeps :data:`OPEN_MODEL` until
+that is weighed (docs/journal.md, 2026-11-28). Most players are, to it, aimless (weight
+0.875): each player's evidence is flattened, and only moves that fit a kind well move it.
+
+Cost: an update evaluates every legal move (about 1.3 ms here, 0.6 ms more with a hiding
+kind); a whole game's replay from scratch about 40 ms.
 """
 
 from __future__ import annotations
@@ -63,6 +81,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import permutations
 
 from ..rules.board import Board
@@ -77,14 +96,21 @@ from .heuristic import clan_values, order_values, softmax
 __all__ = [
     "DEFAULT_BETA",
     "EPSILON",
+    "HIDING_AWARE",
     "MAX_ODDS",
+    "MODEL",
+    "OPEN_MODEL",
     "PURPOSEFUL",
     "Belief",
     "BeliefTracker",
+    "Evidence",
     "OwnReading",
+    "ReaderModel",
     "exposure",
+    "hide_evidence",
     "move_evidence",
     "moves_evidence",
+    "read_move",
 ]
 
 #: How sharply a purposeful player prefers better moves (per point of heuristic value).
@@ -103,6 +129,67 @@ PURPOSEFUL = 0.65
 #: assignments of a 4-player game, within the 1e-16 that a float near 1 can tell apart).
 MAX_ODDS = 1e4
 
+
+
+@dataclass(frozen=True)
+class ReaderModel:
+    """How a reader expects players to play: the prior weight of each kind of player and
+    how sharply each kind's moves follow its clan (see the module's words). ``open``
+    plays for their clan in the open (:func:`move_evidence`, its summed log ratio raised
+    to ``temper``); ``hide`` plays for their clan while keeping down what an open reader
+    sees of it (:func:`hide_evidence`: ``beta_hide`` on the move's value, ``gamma`` on
+    the open reader's probability of the clan after it, its log ratio times
+    ``temper_hide``); ``flat`` plays for their clan too, but less plainly than the
+    heuristic values it (the open log ratio raised to ``temper_flat``); the rest,
+    ``1 - open - hide - flat``, move aimlessly."""
+
+    open: float
+    hide: float = 0.0
+    beta_hide: float = 1.0
+    gamma: float = 0.0
+    temper: float = 1.0
+    temper_hide: float = 1.0
+    flat: float = 0.0
+    temper_flat: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (self.open > 0.0 and self.hide >= 0.0 and self.flat >= 0.0
+                and self.open + self.hide + self.flat < 1.0):
+            raise ValueError(f"kind weights {self.open}, {self.hide}, {self.flat}: each in "
+                             "[0, 1), summing below 1 (some players move aimlessly)")
+
+    @property
+    def aimless(self) -> float:
+        """The prior weight of an aimless player."""
+        return 1.0 - self.open - self.hide - self.flat
+
+
+#: The reader that expects every player to play their clan in the open (or aimlessly):
+#: what a hiding player hides from (:func:`exposure`, the hiding term of the search) and
+#: what the hide kind of :data:`MODEL` assumes a hider hides from.
+OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
+
+#: The one reader of the game: the computers' guesses, the clans their search imagines
+#: and the after-game chart (:mod:`clans_pi.history.hiding`). Fitted on recorded games
+#: (see the module's words).
+MODEL = OPEN_MODEL
+
+#: A reader fitted to expect hiders (scripts/research/reader_fit.py, docs/journal.md
+#: 2026-11-28): on games it was not fitted on, well under the blind guess's Brier score and
+#: calibrated to 0.02 about hiding players and today's mix, at the blind guess about random
+#: movers; but it reads players who play their clan in the open less sharply than
+#: :data:`OPEN_MODEL` (Brier 0.575 against 0.460, uniform 0.750), and the hiding term
+#: does not hide from it, so it is not yet the game's reader. A Hard reading with it
+#: (:attr:`.search_bot.LevelSettings.reader`) beat today's Hard 0.693 of 96 two-player
+#: games at a Pi's budget.
+HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
+                           temper_hide=0.68)
+
+#: One move's evidence, for each clan (CLANS order): the log ratio of its probability
+#: for an open player of that clan (:func:`move_evidence`) and for a hiding one
+#: (:func:`hide_evidence`), each over an aimless player's.
+Evidence = tuple[list[float], list[float]]
+
 _TINY = 1e-300  # a positive probability never underflows to 0 (only facts give 0)
 _LOG_P = math.log(PURPOSEFUL)
 _LOG_Q = math.log(1.0 - PURPOSEFUL)
@@ -116,17 +203,56 @@ def move_evidence(state: GameState, move: Move, beta: float = DEFAULT_BETA) -> l
 
     Raises ValueError if ``move`` is not legal in ``state``.
     """
+    values, index = _values(state, move)
+    return _open_ratios(state, move, values, index, beta)
+
+
+def hide_evidence(state: GameState, move: Move, seen: Sequence[float],
+                  model: ReaderModel = MODEL) -> list[float]:
+    """For each clan (CLANS order), ``log P(move | a hiding player of that clan) - log
+    P(move | an aimless player)``, times ``model.temper_hide``: a hider of clan ``c``
+    picks a move with probability ``softmax(beta_hide * value for c - gamma * the
+    probability an open reader gives c after it)`` (:func:`exposure` of the mover's
+    ``seen``, their moves' summed :func:`move_evidence` so far, plus the move's), mixed
+    with :data:`EPSILON` of uniform. The village order says nothing of a hider.
+
+    Raises ValueError if ``move`` is not legal in ``state``.
+    """
+    values, index = _values(state, move)
+    return _hide_ratios(values, index, seen, model)
+
+
+def read_move(state: GameState, move: Move, seen: Sequence[float],
+              model: ReaderModel = MODEL) -> Evidence:
+    """:func:`move_evidence` and :func:`hide_evidence` of ``move`` at once (one evaluation
+    of the moves; every reader of the table shares it): ``seen`` is the mover's summed
+    :func:`move_evidence` before it."""
+    values, index = _values(state, move)
+    per_clan = [softmax([v[c] for v in values], DEFAULT_BETA) for c in range(NUM_CLANS)]
+    ratios = _open_ratios(state, move, values, index, DEFAULT_BETA, per_clan)
+    hidden = (_hide_ratios(values, index, seen, model, per_clan) if model.hide > 0.0
+              else [0.0] * NUM_CLANS)
+    return ratios, hidden
+
+
+def _values(state: GameState, move: Move) -> tuple[list, int]:
     moves = state.legal_moves()
     pair = Move(move.src, move.dst)
     try:
         index = moves.index(pair)
     except ValueError:
         raise ValueError(f"move {move} is not legal at ply {state.ply}") from None
-    values = clan_values(state, moves)
-    out = [
-        _log_ratio(softmax([v[c] for v in values], beta)[index], len(moves))
-        for c in range(NUM_CLANS)
-    ]
+    return clan_values(state, moves), index
+
+
+def _open_ratios(state: GameState, move: Move, values: list, index: int, beta: float,
+                 per_clan: list[list[float]] | None = None) -> list[float]:
+    """:func:`move_evidence` from the moves' values (``per_clan``: their softmax at
+    ``beta`` for each clan, if worked out already)."""
+    if per_clan is None:
+        per_clan = [softmax([v[c] for v in values], beta) for c in range(NUM_CLANS)]
+    out = [_log_ratio(per_clan[c][index], len(values)) for c in range(NUM_CLANS)]
+    pair = Move(move.src, move.dst)
     orders = state.village_orders(pair)
     if len(orders) > 1:
         order = tuple(move.order) if move.order is not None else state.founds(pair)
@@ -134,6 +260,24 @@ def move_evidence(state: GameState, move: Move, beta: float = DEFAULT_BETA) -> l
         j = [o for o, _ in options].index(order)
         for c in range(NUM_CLANS):
             out[c] += _log_ratio(softmax([v[c] for _, v in options], beta)[j], len(options))
+    return out
+
+
+def _hide_ratios(values: list, index: int, seen: Sequence[float], model: ReaderModel,
+                 per_clan: list[list[float]] | None = None) -> list[float]:
+    """:func:`hide_evidence` from the moves' values (``per_clan``: their softmax at
+    :data:`DEFAULT_BETA` for each clan, if worked out already)."""
+    n = len(values)
+    if per_clan is None:
+        per_clan = [softmax([v[c] for v in values], DEFAULT_BETA) for c in range(NUM_CLANS)]
+    # What an open reader would give each clan after each move (exposure, every clan).
+    shown = [_open_reading([seen[c] + _log_ratio(per_clan[c][i], n)
+                            for c in range(NUM_CLANS)]) for i in range(n)]
+    out = []
+    for c in range(NUM_CLANS):
+        probs = softmax([model.beta_hide * values[i][c] - model.gamma * shown[i][c]
+                         for i in range(n)], 1.0)
+        out.append(model.temper_hide * _log_ratio(probs[index], n))
     return out
 
 
@@ -154,12 +298,18 @@ def exposure(row: Sequence[float], clan: str) -> float:
     moves' summed :func:`move_evidence` is ``row``, nothing else known about the others: how
     plainly the moves show that clan, as every reader at the table models them (the odds
     between two clans capped at :data:`MAX_ODDS`, as in :class:`Belief`)."""
+    return _open_reading(row)[CLAN_INDEX[clan]]
+
+
+def _open_reading(row: Sequence[float]) -> list[float]:
+    """:func:`exposure` of every clan."""
     logs = [_log_evidence(total) for total in row]
     floor = max(logs) - _LOG_MAX_ODDS
     logs = [max(v, floor) for v in logs]
     top = max(logs)
     weights = [math.exp(v - top) for v in logs]
-    return weights[CLAN_INDEX[clan]] / sum(weights)
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def _log_ratio(p: float, n: int) -> float:
@@ -187,7 +337,7 @@ class Belief:
 
     def __init__(
         self, num_players: int, viewer: int | None, own_clan: str | None, *,
-        beta: float = DEFAULT_BETA
+        beta: float = DEFAULT_BETA, model: ReaderModel = MODEL
     ) -> None:
         if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise ValueError(f"{num_players} players: a game has 2 to 4 (R6)")
@@ -202,12 +352,17 @@ class Belief:
         self.viewer = viewer
         self.own_clan = own_clan
         self.beta = beta
+        self.model = model
+        self._log_w = tuple(math.log(w) if w else -math.inf
+                            for w in (model.open, model.hide, model.flat, model.aimless))
         self.hypotheses: list[Assignment] = (
             assignments(num_players, viewer, own_clan) if viewer is not None and own_clan
             else list(permutations(CLANS, num_players)))
         self.probs: list[float] = [1.0 / len(self.hypotheses)] * len(self.hypotheses)
-        # Per player, per clan: the summed log ratio of their moves (see move_evidence).
+        # Per player, per clan: the summed log ratio of their moves (see move_evidence),
+        # and the same for a hiding player (hide_evidence).
         self._evidence = [[0.0] * NUM_CLANS for _ in range(num_players)]
+        self._hidden = [[0.0] * NUM_CLANS for _ in range(num_players)]
 
     def __repr__(self) -> str:
         best = max(range(len(self.probs)), key=self.probs.__getitem__)
@@ -215,10 +370,17 @@ class Belief:
 
     def copy(self) -> Belief:
         """An independent copy."""
-        new = Belief(self.num_players, self.viewer, self.own_clan, beta=self.beta)
+        new = Belief(self.num_players, self.viewer, self.own_clan, beta=self.beta,
+                     model=self.model)
         new.probs = self.probs[:]
         new._evidence = [row[:] for row in self._evidence]
+        new._hidden = [row[:] for row in self._hidden]
         return new
+
+    def seen(self, player: int) -> list[float]:
+        """The summed :func:`move_evidence` of ``player``'s moves taken so far (what an
+        open reader sees of them; :func:`read_move` needs it). A copy."""
+        return self._evidence[player][:]
 
     def update(self, state_before: GameState, move: Move) -> None:
         """Take in that the player to move in ``state_before`` made ``move``. The viewer's
@@ -226,20 +388,26 @@ class Belief:
         mover = state_before.current_player
         if mover == self.viewer:
             return
-        self.take(mover, move_evidence(state_before, move, self.beta))
+        if self.model.hide:
+            evidence = read_move(state_before, move, self._evidence[mover], self.model)
+        else:
+            evidence = (move_evidence(state_before, move, self.beta), [0.0] * NUM_CLANS)
+        self.take(mover, evidence)
 
-    def take(self, mover: int, ratios: Sequence[float]) -> None:
-        """Take in one move of ``mover`` whose :func:`move_evidence` is ``ratios`` (one
+    def take(self, mover: int, evidence: Evidence) -> None:
+        """Take in one move of ``mover`` whose :func:`read_move` is ``evidence`` (one
         evaluation of a move serves every reader of it)."""
         if mover == self.viewer:
             return
-        row = self._evidence[mover]
+        ratios, hidden = evidence
+        row, hid = self._evidence[mover], self._hidden[mover]
         # P(this move | clan c, the player's earlier moves), up to a factor common to all
         # hypotheses: the player's evidence after the move over their evidence before it.
-        before = self._log_likelihoods(row)
+        before = self._log_likelihoods(row, hid)
         for c in range(NUM_CLANS):
             row[c] += ratios[c]
-        after = self._log_likelihoods(row)
+            hid[c] += hidden[c]
+        after = self._log_likelihoods(row, hid)
         factor = [math.exp(a - b) for a, b in zip(after, before, strict=True)]
         probs = [
             p * factor[CLAN_INDEX[h[mover]]]
@@ -248,11 +416,18 @@ class Belief:
         total = sum(probs)
         self.probs = [max(p / total, _TINY) if p > 0.0 else 0.0 for p in probs]
 
-    def _log_likelihoods(self, row: list[float]) -> list[float]:
+    def _log_likelihoods(self, row: list[float], hid: list[float]) -> list[float]:
         """For each clan, log P(a player's moves | that clan), up to a common constant, from
-        their summed log ratios ``row``: none more than :data:`MAX_ODDS` below the likeliest
-        clan the player may hold (any but the viewer's)."""
-        logs = [_log_evidence(total) for total in row]
+        their summed log ratios as an open player ``row`` and as a hiding one ``hid``, over
+        the kinds of player (:class:`ReaderModel`): none more than :data:`MAX_ODDS` below
+        the likeliest clan the player may hold (any but the viewer's)."""
+        w_open, w_hide, w_flat, w_aim = self._log_w
+        temper, temper_flat = self.model.temper, self.model.temper_flat
+        logs = []
+        for a, b in zip(row, hid, strict=True):
+            terms = (w_open + temper * a, w_hide + b, w_flat + temper_flat * a, w_aim)
+            top = max(terms)
+            logs.append(top + math.log(sum(math.exp(t - top) for t in terms)))
         own = CLAN_INDEX[self.own_clan] if self.own_clan is not None else -1
         floor = max(v for c, v in enumerate(logs) if c != own) - _LOG_MAX_ODDS
         return [max(v, floor) for v in logs]
@@ -337,10 +512,13 @@ class _PublicReplay:
 class BeliefTracker(_PublicReplay):
     """A :class:`Belief` kept up to date from a player's observations, replaying only the
     public moves it has not seen yet. An observation that does not continue what it saw
-    (an undo, a new game, another viewer) starts it again from the deal."""
+    (an undo, a new game, another viewer) starts it again from the deal. ``model``: the
+    reader's (:data:`MODEL` unless given)."""
 
-    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
+    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA,
+                 model: ReaderModel | None = None) -> None:
         super().__init__(board, chart, beta=beta)
+        self.model = model if model is not None else MODEL
         self._belief: Belief | None = None
 
     def update(self, obs: Observation) -> Belief:
@@ -355,7 +533,8 @@ class BeliefTracker(_PublicReplay):
 
     def _restart(self, obs: Observation) -> None:
         assert obs.viewer is not None and obs.own_clan is not None
-        self._belief = Belief(len(obs.players), obs.viewer, obs.own_clan, beta=self.beta)
+        self._belief = Belief(len(obs.players), obs.viewer, obs.own_clan, beta=self.beta,
+                              model=self.model)
 
     def _take(self, obs: Observation, state: GameState, move: Move) -> None:
         assert self._belief is not None

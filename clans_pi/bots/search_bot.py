@@ -44,7 +44,14 @@ from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
 from .base import Assignment, Budget, Cancelled, assignments, rebuild
-from .belief import Belief, BeliefTracker, OwnReading, exposure, moves_evidence
+from .belief import (
+    Belief,
+    BeliefTracker,
+    OwnReading,
+    ReaderModel,
+    exposure,
+    moves_evidence,
+)
 from .ismcts import Result, Settings, actions_with_orders, decode
 from .parallel import Job, PoolBroken, SearchPool, run_job
 from .tree import Tree
@@ -75,6 +82,9 @@ class LevelSettings:
     #: ``hide_share`` as often as the most searched one. 0: the most searched move.
     hiding: float = 0.0
     hide_share: float = 0.25
+    #: How it reads the others' clans, for its guesses and its determinisations
+    #: (:class:`.belief.ReaderModel`); None: the game's reader, :data:`.belief.MODEL`.
+    reader: ReaderModel | None = None
 
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
@@ -123,7 +133,7 @@ class SearchBot:
         self.last: SearchStats | None = None
         #: Worker processes to search on (:mod:`.parallel`); None: this process, one core.
         self.pool = pool
-        self._tracker = BeliefTracker(board, chart)
+        self._tracker = BeliefTracker(board, chart, model=settings.reader)
         self._own = OwnReading(board, chart)  # how the table reads this bot (hiding)
         self._lock = threading.Lock()  # the UI may ask for a guess while a search runs
         self._searching = threading.Lock()

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.belief import Belief, move_evidence
+from ..bots.belief import Belief, read_move
 from ..i18n import N_, _
 from ..palette import clan_name
 from ..rules.board import Board
@@ -358,9 +358,9 @@ def analyse(final: GameState, *, guesses: Any = None,
     for k, move in enumerate(moves, start=1):
         mover = state.current_player
         facts[mover][k] = facts_of(state, move)
-        ratios = move_evidence(state, move)
+        evidence = read_move(state, move, onlooker.seen(mover))  # the onlooker sees all
         for belief in (*seats, onlooker):
-            belief.take(mover, ratios)
+            belief.take(mover, evidence)
         state.push(move, undo=False)
         rows.append(reading())
         if progress is not None:

@@ -3,7 +3,10 @@
 settings of its model, on the same recorded games.
 
 ``play`` plays seeded games between levels, as scripts/research/tournament.py does, and keeps each
-game's record (deal, moves, clans, levels) as a line of JSON. ``sweep`` reads them back and,
+game's record (deal, moves, clans, levels) as a line of JSON; its levels are the game's
+(``hard``, ``normal``, ``easy``), ``random`` and ``hard-open`` / ``normal-open`` (the search
+levels with their hiding switched off; budgets as for ``hard`` / ``normal`` unless given).
+``sweep`` reads them back and,
 for every setting given, works out the belief of every Hard or Normal seat about every other
 player at the end (before the reveal) and prints its Brier score against the uniform guess,
 the expected calibration error and the reliability of the top guess, per level read. The
@@ -27,6 +30,7 @@ import math
 import random
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,13 +48,14 @@ from clans_pi.bots.calibration import (  # noqa: E402
     top_bands,
 )
 from clans_pi.bots.heuristic import clan_values, order_values  # noqa: E402
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot  # noqa: E402
 from clans_pi.rules import record  # noqa: E402
 from clans_pi.rules.board import load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLAN_INDEX, CLANS, NUM_CLANS  # noqa: E402
 from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.moves import Move  # noqa: E402
 from clans_pi.rules.setup import deal  # noqa: E402
-from scripts.research.tournament import RandomBot, parse_budgets, seat_levels  # noqa: E402
+from scripts.research.tournament import OPEN, RandomBot, parse_budgets, seat_levels  # noqa: E402
 
 READERS = ("hard", "normal")
 
@@ -71,9 +76,17 @@ def play(args: argparse.Namespace) -> None:
                 bots = []
                 for i, level in enumerate(at):
                     seed = hash((args.seed, players, index, i)) & 0xFFFFFFFF
-                    bots.append(RandomBot(board, chart, seed) if level == "random" else
-                                make_bot(level, board, chart, seed=seed,
-                                         budget=budgets.get(level)))
+                    if level == "random":
+                        bots.append(RandomBot(board, chart, seed))
+                    elif level in OPEN:  # the search level with its hiding switched off
+                        base = OPEN[level]
+                        bots.append(SearchBot(
+                            board, chart, level=base, seed=seed,
+                            budget=budgets.get(level, budgets.get(base)),
+                            settings=replace(LEVEL_SETTINGS[base], hiding=0.0)))
+                    else:
+                        bots.append(make_bot(level, board, chart, seed=seed,
+                                             budget=budgets.get(level)))
                 while not state.is_over:
                     p = state.current_player
                     state.play(bots[p].choose(state.observation(p)))

@@ -34,7 +34,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from clans_pi.bots.belief import Belief, move_evidence  # noqa: E402
+from clans_pi.bots.belief import (  # noqa: E402
+    HIDING_AWARE,
+    MODEL,
+    OPEN_MODEL,
+    Belief,
+    ReaderModel,
+    read_move,
+)
 from clans_pi.bots.calibration import (  # noqa: E402
     Guess,
     brier,
@@ -48,8 +55,11 @@ from clans_pi.rules.constants import CLANS  # noqa: E402
 from clans_pi.rules.epochs import load_default_chart  # noqa: E402
 from clans_pi.rules.state import GameState  # noqa: E402
 
+#: The readers ``--model`` can name.
+MODELS = {"game": MODEL, "open": OPEN_MODEL, "hiding-aware": HIDING_AWARE}
 
-def readings(rec: dict, every: int):
+
+def readings(rec: dict, every: int, model: ReaderModel = MODEL):
     """Per reader kind ("seat", "onlooker"): (probabilities over the possible clans, the
     true clan) after every ``every``-th move, for every player the reader does not hold."""
     board, chart = load_default_board(), load_default_chart()
@@ -57,14 +67,15 @@ def readings(rec: dict, every: int):
     n, clans = final.num_players, final.clans
     huts = {t: CLANS[c] for t, c in enumerate(final.initial_huts)}
     state = GameState(board, chart, final.players, clans, huts)
-    seats = [Belief(n, v, clans[v]) for v in range(n)]
-    onlooker = Belief(n, None, None)
+    seats = [Belief(n, v, clans[v], model=model) for v in range(n)]
+    onlooker = Belief(n, None, None, model=model)
     out: dict[str, list[Guess]] = {"seat": [], "onlooker": []}
     for k, move in enumerate(final.moves, start=1):
         mover = state.current_player
-        ratios = move_evidence(state, move)
+        # The onlooker sees every move.
+        evidence = read_move(state, move, onlooker.seen(mover), model)
         for b in (*seats, onlooker):
-            b.take(mover, ratios)
+            b.take(mover, evidence)
         state.push(move, undo=False)
         if k % every:
             continue
@@ -98,6 +109,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="+")
     parser.add_argument("--every", type=int, default=1, help="every n-th move (1: all)")
+    parser.add_argument("--model", choices=sorted(MODELS), default="game",
+                        help="the reader (game: the one the game uses, clans_pi/bots/belief.py)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object instead of the text")
     args = parser.parse_args()
@@ -106,7 +119,8 @@ def main() -> None:
     for path in args.games:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             game = json.loads(line)
-            for kind, rows in readings(game["record"], args.every).items():
+            for kind, rows in readings(game["record"], args.every,
+                                       MODELS[args.model]).items():
                 by_kind[kind] += rows
             games += 1
     out = {kind: figures(rows) for kind, rows in by_kind.items()}

@@ -53,8 +53,10 @@ machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. 
 easy, normal, hard, random (a uniformly random legal move and village order), peeking
 (Hard told every player's true clan, for measuring only: scripts/research/peeking.py) and
 peeking-normal (Normal's search told them), hard-open and normal-open (Hard and Normal as
-they were before they hid their clan: what hiding is measured against), and hiding (Hard with
-``--hiding W`` as its weight on being read; Hard's own without it).
+they were before they hid their clan: what hiding is measured against), hard-aware and
+normal-aware (Hard and Normal reading the others with the reader that expects hiders,
+clans_pi.bots.belief.HIDING_AWARE), and hiding (Hard with ``--hiding W`` as its weight on
+being read; Hard's own without it).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
 iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
@@ -89,6 +91,7 @@ sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
 from clans_pi.bots.base import Budget, rebuild  # noqa: E402
+from clans_pi.bots.belief import HIDING_AWARE  # noqa: E402
 from clans_pi.bots.calibration import (  # noqa: E402
     LIKELY,
     SURE,
@@ -118,7 +121,10 @@ HIDING = "hiding"
 #: The search levels as they were before they hid (LevelSettings.hiding 0: what
 #: hiding is measured against).
 OPEN = {"hard-open": "hard", "normal-open": "normal"}
-ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, PEEKING, PEEKING_NORMAL)
+#: The search levels reading the others with the reader that expects hiders
+#: (belief.HIDING_AWARE, LevelSettings.reader) instead of the game's.
+AWARE = {"hard-aware": "hard", "normal-aware": "normal"}
+ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, *AWARE, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
 NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
@@ -136,7 +142,7 @@ HERE = {"hard": 10_000, "normal": 11_000}
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
 #: A level that searches as another does (its budgets are that level's).
-SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard", **OPEN}
+SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard", **OPEN, **AWARE}
 
 
 class RandomBot:
@@ -282,7 +288,8 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
                                    level=spec.level))
         elif (weight := weight_of(spec)) is not None:  # a search level: with its weight
             level = SEARCHES_AS.get(spec.level, spec.level)
-            settings = replace(LEVEL_SETTINGS[level], hiding=weight)
+            settings = replace(LEVEL_SETTINGS[level], hiding=weight,
+                               reader=HIDING_AWARE if spec.level in AWARE else None)
             bot = SearchBot(board, chart, level=level, seed=bot_seed, budget=spec.budget,
                             settings=settings, pool=_pool(spec.workers, board, chart))
             bot.level = spec.level
