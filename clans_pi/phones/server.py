@@ -105,10 +105,12 @@ LISTEN_QUEUE = 128
 #: restart: the server listens from the start, the saved game comes back a moment later)
 #: waits for them, until SETTLE_S after the server started at most.
 SETTLE_S = 10.0
-#: The most a request's head may hold (nginx's large_client_header_buffers is 4 x 8 KB): a
-#: phone's browser sends about fifteen short lines, and 256 waiting connections of aiohttp's
-#: own limits (128 lines of 8 KB) could hold 256 MB of a Pi's memory; with these, 32 MB
-#: (a line of 4 KB leaves room for a cookie another web page on the Pi's name may have set).
+#: The most a request's header lines may hold (nginx's large_client_header_buffers is
+#: 4 x 8 KB): a phone's browser sends about fifteen short ones, and 256 waiting connections
+#: of aiohttp's own limits (128 lines of 8 KB) could hold 256 MB of a Pi's memory; with
+#: these, 32 MB (a line of 4 KB leaves room for a cookie another web page on the Pi's name
+#: may have set). The request line keeps aiohttp's 8 KB: refused past it, a long wrong
+#: link's connection would be cut while it is still being sent (a reset, not an answer).
 MAX_HEADERS = 32
 MAX_FIELD = 4096
 #: How often the server's log says what it closed or could not accept: one line at the
@@ -802,8 +804,7 @@ class PhoneServer:
         # rest of the limits are _Limits'.
         self.runner = web.AppRunner(self.app, access_log=None, logger=_NoTokens(self.hub),
                                     shutdown_timeout=2.0, keepalive_timeout=IDLE_S,
-                                    max_headers=MAX_HEADERS, max_field_size=MAX_FIELD,
-                                    max_line_size=MAX_FIELD)
+                                    max_headers=MAX_HEADERS, max_field_size=MAX_FIELD)
         await self.runner.setup()
         assert self.runner.server is not None
         self.runner.server.__class__ = _HeadedServer  # a parser's 400 has the headers too
