@@ -480,3 +480,19 @@ def test_the_maker_s_guide_says_the_limits_as_they_are():
                   f"waits for it ({s.SETTLE_S:g} s at most)",
                   f"at most {s.MAX_HEADERS} lines of {s.MAX_FIELD} bytes"):
         assert words in text, words
+
+
+def test_the_limits_find_the_parts_of_aiohttp_they_read(caplog, monkeypatch):
+    """The limits read two of aiohttp's private parts (its pin below 4 in pyproject.toml
+    keeps them); if a version lacks one, the log says what is lost, once at start."""
+    from clans_pi.phones import server as phone_server
+
+    caplog.set_level(logging.WARNING, logger="clans_pi.phones.server")
+    server, _old, _base = _serve()
+    server.stop()
+    assert not [r for r in caplog.records if "this aiohttp has no" in r.getMessage()]
+    assert phone_server.unheld_hooks([object()]) == []
+    assert [name for name, _lost in phone_server.unheld_hooks(None)] == ["TCPSite._server"]
+    monkeypatch.setattr(phone_server.web.RequestHandler, "__slots__", ())
+    assert [name for name, _lost in phone_server.unheld_hooks([object()])] == [
+        "RequestHandler._waiter"]

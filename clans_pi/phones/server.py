@@ -292,6 +292,19 @@ def _waits(handler: web.RequestHandler) -> bool:  # type: ignore[type-arg]
     return waiter is not None and not waiter.done()
 
 
+def unheld_hooks(listening: object) -> list[tuple[str, str]]:
+    """The parts of aiohttp the limits read that this aiohttp lacks (a later version may
+    rename them), each with what is lost: ``listening``, the site's sockets."""
+    lost = []
+    if "_waiter" not in getattr(web.RequestHandler, "__slots__", ()):
+        lost.append(("RequestHandler._waiter", "beyond the limits a new connection is "
+                     "closed at once instead of an idle one making room"))
+    if not listening:
+        lost.append(("TCPSite._server", f"the system keeps {ACCEPT_BATCH} connections "
+                     f"waiting, not {LISTEN_QUEUE}"))
+    return lost
+
+
 class _Limits:
     """The connections open, oldest first, with their addresses: each closed if it sends no
     whole request head within HEAD_S, and at most PER_ADDRESS from one address and
@@ -813,9 +826,12 @@ class PhoneServer:
         self.loop.set_exception_handler(self.limits.loop_error)
         site = web.TCPSite(self.runner, self.host, self.port, backlog=ACCEPT_BATCH)
         await site.start()
-        for sock in getattr(site._server, "sockets", None) or ():  # aiohttp: no accessor
+        listening = getattr(getattr(site, "_server", None), "sockets", None)  # no accessor
+        for sock in listening or ():
             with sock.dup() as same:  # the same socket: its waiting queue, not its batch
                 same.listen(LISTEN_QUEUE)
+        for missing in unheld_hooks(listening):
+            log.warning("phones: this aiohttp has no %s: %s", *missing)
         addresses = self.runner.addresses  # (host, port, ...) of each socket listening
         return int(addresses[0][1]) if addresses else self.port
 
