@@ -320,14 +320,22 @@ def shortened(text: str, px: int, width: int) -> str:
     measurements whatever the length (widths grow with the text kept)."""
     if len(text) <= MAX_DRAWN and text_width(text, px) <= width:
         return text
-    fits, wide = 0, min(len(text), MAX_DRAWN - 1)  # text[:fits] + "…" fits (or fits == 0)
-    while fits < wide:
-        mid = (fits + wide + 1) // 2
-        if text_width(text[:mid] + "…", px) <= width:
-            fits = mid
-        else:
-            wide = mid - 1
+    fits = _most(0, min(len(text), MAX_DRAWN - 1),  # (0: nothing but the ellipsis)
+                 lambda k: text_width(text[:k] + "…", px) <= width)
     return text[:fits].rstrip() + "…"
+
+
+def _most(least: int, most: int, holds: Callable[[int], bool]) -> int:
+    """The largest ``k`` from ``least`` to ``most`` for which ``holds(k)``, found by halving
+    (``holds`` is true up to some ``k`` and false after it, as "the first k characters fit";
+    ``least`` when it holds for none above it)."""
+    while least < most:
+        mid = (least + most + 1) // 2
+        if holds(mid):
+            least = mid
+        else:
+            most = mid - 1
+    return least
 
 
 def shortened_in(frame: Callable[[list[str]], str], names: Sequence[str], px: int,
@@ -407,13 +415,8 @@ def _broken(word: str, width: int, measure: Callable[[str], int]) -> list[str]:
     ``-``, ``.`` ...) that comes late enough in the piece, else between two letters."""
     pieces: list[str] = []
     while len(word) > 1 and measure(word) > width:
-        fits, wide = 1, len(word) - 1  # word[:fits] fits (one letter always goes)
-        while fits < wide:
-            mid = (fits + wide + 1) // 2
-            if measure(word[:mid]) <= width:
-                fits = mid
-            else:
-                wide = mid - 1
+        # word[:fits] fits (one letter always goes)
+        fits = _most(1, len(word) - 1, lambda k, word=word: measure(word[:k]) <= width)
         # The last break of the first kind that is not so early that it wastes the line.
         cut = next((at for marks in WORD_BREAKS
                     if (at := max(word.rfind(ch, 0, fits) + 1 for ch in marks)) > fits // 2),
@@ -486,14 +489,7 @@ def wrap_link(text: str, px: int, width: int) -> list[str]:
 
 def _fitting(text: str, px: int, width: int) -> int:
     """How many characters of ``text`` fit ``width`` at ``px`` (at least one)."""
-    fits, wide = 1, len(text) - 1
-    while fits < wide:
-        mid = (fits + wide + 1) // 2
-        if text_width(text[:mid], px) <= width:
-            fits = mid
-        else:
-            wide = mid - 1
-    return fits
+    return _most(1, len(text) - 1, lambda k: text_width(text[:k], px) <= width)
 
 
 def _even(text: str, px: int, width: int) -> list[str]:
