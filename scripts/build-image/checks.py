@@ -81,18 +81,13 @@ def as_on_card(problems: list[str], where: dict[Path, Path]) -> list[str]:
     """``problems`` of the settings files read here (``where``'s keys) as the card's own
     files would give them (its values): each keeps what is wrong and what was left out, so
     that the screen names the card's clans-pi.toml as the game on the card does."""
-    moved: list[str] = []
-    for problem in problems:
-        if not isinstance(problem, Problem):
-            for here, there in where.items():
-                problem = problem.replace(str(here), str(there))
-            moved.append(problem)
-            continue
-        what = problem.what
+    def renamed(text: str) -> str:
         for here, there in where.items():
-            what = what.replace(str(here), str(there))
-        moved.append(Problem(where.get(problem.file, problem.file), what, problem.unused))
-    return moved
+            text = text.replace(str(here), str(there))
+        return text
+
+    return [Problem(where.get(p.file, p.file), renamed(p.what), p.unused)
+            if isinstance(p, Problem) else renamed(p) for p in problems]
 
 class CheckFailed(RuntimeError):
     pass
