@@ -49,20 +49,28 @@ def set_language(code: str) -> str | None:
     """Show everything in ``code`` from now on. Returns None, or a short message saying
     why English is shown instead (an unknown code, or no compiled catalogue)."""
     global _translations, _language
-    if code not in LANGUAGES:
+    found = _catalogue(code)
+    if found is None:
         _translations, _language = _gettext.NullTranslations(), "en"
-        return f"unknown language {code!r}: one of {', '.join(LANGUAGES)}; English is shown"
-    if code == "en":
-        _translations, _language = _gettext.NullTranslations(), "en"
-        return None
-    try:
-        _translations = _gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
-    except OSError:
-        _translations, _language = _gettext.NullTranslations(), "en"
+        if code not in LANGUAGES:
+            return f"unknown language {code!r}: one of {', '.join(LANGUAGES)}; English is shown"
         return (f"no compiled catalogue for {ENGLISH_NAMES[code]} ({code}) in {LOCALE_DIR}; "
                 "English is shown (./scripts/play or the installer compiles them)")
-    _language = code
+    _translations, _language = found, code
     return None
+
+
+def _catalogue(code: str) -> _gettext.NullTranslations | None:
+    """The translations of ``code`` (none for English), or None for an unknown code or a
+    language whose catalogue is not compiled."""
+    if code not in LANGUAGES:
+        return None
+    if code == "en":
+        return _gettext.NullTranslations()
+    try:
+        return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
+    except OSError:
+        return None
 
 
 def language() -> str:
@@ -85,12 +93,8 @@ def gettext_in(code: str) -> Callable[[str], str]:
     """:func:`_` for the language ``code`` rather than the one in use (English where its
     catalogue is not compiled): to know words written in another language, such as the
     default names a game played in it kept."""
-    if code not in LANGUAGES or code == "en":
-        return _gettext.NullTranslations().gettext
-    try:
-        return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[code]).gettext
-    except OSError:
-        return _gettext.NullTranslations().gettext
+    found = _catalogue(code)
+    return (found if found is not None else _gettext.NullTranslations()).gettext
 
 
 def N_(message: str) -> str:
