@@ -69,13 +69,18 @@ def spread(wanted: Sequence[float], size: int, low: int, high: int) -> list[int]
     return tops
 
 
+def per_column(height: int, size: int) -> int:
+    """How many marks ``size`` tall one column ``height`` high holds (at least one)."""
+    return max(1, (height + MARK_GAP) // (size + MARK_GAP))
+
+
 def place_marks(ends: Sequence[int], size: int, columns: int, low: int,
                 high: int) -> list[tuple[int, int]]:
     """For each curve's end at height ``ends[k]``: (column, top) of its hut, ``size``
     square, no hut over another. Highest end first, each hut goes to the first column where
     it sits at its end's height, else to the one with the most room left; in each column
     the huts are then moved apart (:func:`spread`)."""
-    rows = max(1, (high - low + MARK_GAP) // (size + MARK_GAP))
+    rows = per_column(high - low, size)
     order = sorted(range(len(ends)), key=lambda k: (ends[k], k))
     placed: list[list[int]] = [[] for _ in range(columns)]
     bottoms = [low - MARK_GAP] * columns
@@ -116,8 +121,7 @@ def draw_chart(canvas: Canvas, rect: pygame.Rect, lines: Sequence[Line], total: 
     icon = min(max(14, round(rect.height * 0.28)), round(30 * scale), rect.width // 4)
     # The huts at the lines' ends side by side in as many columns as it takes for all of
     # them to fit the height whatever their ends; clear of the move shown's dot.
-    rows = max(1, (rect.height + MARK_GAP) // (icon + MARK_GAP))
-    columns = max(1, -(-len(lines) // rows))
+    columns = max(1, -(-len(lines) // per_column(rect.height, icon)))
     lead = width + 6 if current is not None else 4
     pygame.draw.rect(canvas.surface, background, rect, border_radius=6)
     area = plot_area(rect, icon, columns, lead)
