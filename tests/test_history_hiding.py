@@ -18,15 +18,18 @@ from clans_pi.history.hiding import (
     HIDDEN,
     MISLED,
     READ,
+    READING_NOTE,
     Hiding,
     MoveFacts,
     Verdict,
     analyse,
     analyse_record,
+    chart_words,
     facts_of,
     percent,
     verdict_of,
 )
+from clans_pi.i18n import _ as tr
 from clans_pi.palette import clan_name
 from clans_pi.rules.errors import RecordError
 from clans_pi.rules.record import to_record
@@ -136,6 +139,17 @@ def test_the_clans_of_a_move_are_listed_as_the_language_lists():
     assert facts.words().startswith("Blue, Black huts")
     with language("ja"):
         assert "、" in facts.words() and ", " not in facts.words()
+
+
+@pytest.mark.parametrize("code", ["en", "de", "fr", "it", "ja"])
+def test_the_phone_s_chart_says_its_percentages_are_the_computers_reading(code):
+    """The phone's end chart carries the line that says whose reading it is, in the
+    player's language, and its font is made to hold it (chart_words)."""
+    reading = analyse_record(plain_record(2), BOARD, CHART).players[0]
+    with language(code):
+        note = tr(READING_NOTE)
+        assert reading.for_phone()["note"] == note and note in chart_words()
+        assert code == "en" or note != READING_NOTE
 
 
 def test_percentages_never_say_certain():

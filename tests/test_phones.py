@@ -589,7 +589,7 @@ def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
     from aiohttp import ClientSession
 
     from clans_pi.hardware.seats import SeatDevices
-    from clans_pi.history.hiding import analyse_record, record_of_view
+    from clans_pi.history.hiding import READING_NOTE, analyse_record, record_of_view
     from clans_pi.settings.config import Config
     from tests.ui_helpers import BOARD, CHART, finished_session
 
@@ -622,8 +622,9 @@ def test_after_the_result_each_phone_gets_its_own_chart_of_how_well_it_hid():
         chart, again = asyncio.run(phone())
         assert chart == again and chart["type"] == "hiding"
         own = hiding.of(session.seats[1].name)
-        assert set(chart) == {"type", "curve", "blind", "verdict", "title", "labels",
-                              "giveaways"}
+        assert set(chart) == {"type", "curve", "blind", "verdict", "title", "note",
+                              "labels", "giveaways"}
+        assert chart["note"] == READING_NOTE  # whose reading it is (English here)
         assert chart["curve"] == [round(p, 4) for p in own.table]
         assert chart["verdict"] == own.verdict.text() and chart["blind"] == 0.25
         assert [g["move"] for g in chart["giveaways"]] == [g.move for g in own.giveaways]

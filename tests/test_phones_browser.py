@@ -350,7 +350,8 @@ def test_a_waiting_phone_gets_the_seat_once_the_first_is_gone(served, chromium):
 
 def test_the_phone_s_own_chart_of_how_well_it_hid_is_drawn_in_its_clan_s_colour(browser):
     """At the end the page draws the seat's own curve in its clan's colour, with
-    its give-aways marked and listed and its verdict in words."""
+    its give-aways marked and listed, its verdict in words and, under the title, whose
+    reading it is."""
     clans = {1: "red"}
     hub = PhoneHub(SeatTokens.new([1]), {1: PhoneSeat("Ben", "")},
                    lambda seat: ("red", "Red") if seat in clans else None)
@@ -363,6 +364,7 @@ def test_the_phone_s_own_chart_of_how_well_it_hid_is_drawn_in_its_clan_s_colour(
                                "place": 2, "players": 3})
         server.tell_hiding(1, {"curve": [0.25, 0.3, 0.72, 0.8], "blind": 0.25,
                                "verdict": "Read from move 2", "title": "How sure",
+                               "note": "As the computers read moves",
                                "giveaways": [{"move": 2, "before": 0.3, "after": 0.72,
                                               "line": "move 2: red huts, 30 % to 72 %"}]})
         page.wait_for_selector("#result .hiding .curve")
@@ -371,6 +373,7 @@ def test_the_phone_s_own_chart_of_how_well_it_hid_is_drawn_in_its_clan_s_colour(
         assert stroke == "rgb(250, 35, 10)"  # the red clan's colour (phone.css, palette)
         assert page.locator("#result .hiding .giveaway circle").count() == 1
         assert page.inner_text("#result .hiding .verdict") == "Read from move 2"
+        assert page.inner_text("#result .hiding h2 + .note") == "As the computers read moves"
         assert page.inner_text("#result .hiding li .number") == "1"
         assert page.inner_text("#result .hiding li span:last-child") == (
             "move 2: red huts, 30\u00a0% to 72\u00a0%")

@@ -1,21 +1,25 @@
 """How well each player hid, on the touchscreen: the reveal's small charts (a ring
 while the reading is worked out), the large chart with its give-aways (a tap opens the
-replay at that move), the replay's chart with the move shown. The figures drawn are the
-ones ``clans-pi history --analysis FILE --json`` prints."""
+replay at that move) and the line over it saying whose reading it is, the replay's chart
+with the move shown. The figures drawn are the ones ``clans-pi history --analysis FILE
+--json`` prints."""
 
 from __future__ import annotations
 
 import threading
 
 import pygame
+import pytest
 
 from clans_pi.history import hiding_cache
-from clans_pi.history.hiding import analyse_record
+from clans_pi.history.hiding import READING_NOTE, analyse_record
 from clans_pi.history.replay import GameReplay
+from clans_pi.i18n import _ as tr
 from clans_pi.session import Seat, Session
 from clans_pi.ui.hiding_chart import plot_area, point
 from clans_pi.ui.screens.past_replay import ReplayScreen
 from tests.hiding_helpers import plain_game
+from tests.i18n_helpers import language, text_problems
 from tests.ui_helpers import BOARD, CHART, act, offscreen_app
 
 
@@ -149,3 +153,30 @@ def test_the_replay_marks_the_move_shown_and_each_step_moves_it():
     app.redraw()
     assert [d for d in app.canvas.records if d.kind == "chart"]
     assert pygame.Rect(screen.button("strip").rect).colliderect(app.screen.lay.strip)
+
+
+@pytest.mark.parametrize("code", ["en", "ja"])
+@pytest.mark.parametrize("size", [(800, 480), (480, 320)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_large_chart_says_its_percentages_are_the_computers_reading(code, size):
+    """Over the large chart, a line says whose reading the percentages are (the computers':
+    people may play otherwise), inside the chart's panel, apart from every other word on
+    the screen, whole and inside the window, in English and in Japanese at both sizes."""
+    with language(code):
+        app, _ = offscreen_app(size)
+        screen = _reveal(app)
+        act(screen, "hiding0")
+        large = app.screen
+        app.redraw()
+        note = tr(READING_NOTE)
+        records = app.canvas.records
+        drawn = [d for d in records if d.kind == "paragraph" and d.name == note[:40]]
+        assert len(drawn) == 1, [d.name for d in records if d.kind == "paragraph"]
+        para = drawn[0]
+        assert para.fits and large.chart_box.contains(para.rect)
+        lines = [d for d in records if d.kind == "text" and para.box.contains(d.rect)]
+        assert "".join(d.name for d in lines).replace(" ", "") == note.replace(" ", "")
+        others = [d for d in records if d.kind in ("text", "paragraph", "chart", "marker")
+                  and d is not para and d not in lines]
+        for d in others:
+            assert not d.rect.colliderect(para.rect), (d.kind, d.name, d.rect, para.rect)
+        assert not text_problems(app), text_problems(app)

@@ -23,6 +23,12 @@ the player's true clan; ``curve[0]`` is the deal (1 in 4), ``curve[k]`` after mo
 * ``misled`` ("Led the table astray"): at the end below :data:`MISLED` (the table was
   fairly sure of a wrong clan).
 
+**What the percentages are** (:data:`READING_NOTE`, said wherever a chart is shown large):
+how the computers' reader, which expects players who play their clan openly, players who
+hide it and random movers, would have read the moves. It is checked on games between
+computer players; a person may play unlike any of them, so for people the percentages are
+an estimate of how plainly the moves showed the clan, not what the table really thought.
+
 One evaluation of each move serves every reader (:func:`move_evidence`); its time is
 measured by scripts/bench/hiding.py (docs/figures.md#hiding-analysis). No pygame, no I/O.
 """
@@ -61,14 +67,19 @@ MAX_GIVEAWAYS = 3
 MODEL_VERSION = "hiding/1"
 
 __all__ = ["GIVEAWAY_RISE", "HIDDEN", "MAX_GIVEAWAYS", "MISLED", "MODEL_VERSION",
-           "ONLOOKER_BLIND", "READ", "SEAT_BLIND", "Giveaway", "Hiding", "PlayerHiding",
-           "Verdict", "analyse", "analyse_record", "chart_words", "record_of_view",
-           "verdict_of"]
+           "ONLOOKER_BLIND", "READ", "READING_NOTE", "SEAT_BLIND", "Giveaway", "Hiding",
+           "PlayerHiding", "Verdict", "analyse", "analyse_record", "chart_words",
+           "record_of_view", "verdict_of"]
 
 _TERRAIN = {"forest": N_("forest"), "mountain": N_("mountain"), "steppe": N_("steppe"),
             "grassland": N_("grassland")}
 _VERDICTS = {"hidden": N_("Hidden to the end"), "suspected": N_("Suspected by the end"),
              "misled": N_("Led the table astray")}
+#: Over a large chart, on the table's screen and the phone's (see the module's words).
+# TRANSLATORS: over the chart of how sure the others were of a clan: its
+# percentages are how the computer players read moves, and people may play
+# otherwise.
+READING_NOTE = N_("As the computers read moves; people may play unlike any of them.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,11 +226,12 @@ class PlayerHiding:
     def for_phone(self) -> dict[str, Any]:
         """This player's own reading, as their phone shows it at the end (nobody else's:
         the phone gets only its own seat's numbers). ``labels``: the chart's words, as on
-        the table's screen."""
+        the table's screen; ``note``: what the percentages are (:data:`READING_NOTE`)."""
         curve = self.table
         return {"curve": [round(p, 4) for p in curve], "blind": SEAT_BLIND,
                 "verdict": self.verdict.text(),
                 "title": _("How sure the others were of your clan"),
+                "note": _(READING_NOTE),
                 "labels": {"blind": _("blind guess"), "first": _("deal"),
                            "last": _("move {n}").format(n=len(curve) - 1)},
                 "giveaways": [{"move": g.move, "before": round(g.before, 4),

@@ -29,7 +29,8 @@ SEATS = 64
 
 #: What the page shows at the end, one box each: none may overlap another.
 PARTS = ["#name", "#picture", "#result .swatch", "#result .result", "#result .hiding h2",
-         "#result .hiding svg", "#result .hiding .verdict", "#result .hiding li"]
+         "#result .hiding .note", "#result .hiding svg", "#result .hiding .verdict",
+         "#result .hiding li"]
 
 # The boxes of the visible parts, the chart's words, its dots and its lines, measured in
 # the page scrolled to its top (the SVG's own in its viewBox, a stroke's half included).
@@ -163,8 +164,8 @@ def test_the_end_page_flows_one_part_under_the_other_and_scrolls(chromium, table
     try:
         shown = got["shown"]
         names = [b["what"] for b in shown]
-        assert {"name", "picture", "swatch clan-red mark-horizontal", "result", "chart"} <= set(
-            names), names
+        assert {"name", "picture", "swatch clan-red mark-horizontal", "result", "note",
+                "chart"} <= set(names), names
         for b in shown:  # nothing above the top, nothing off either side
             assert b["y"] >= 0, (b["what"], b["text"][:30], b["y"])
             assert b["x"] >= 0 and b["x"] + b["w"] <= size[0] + 0.5, (b["what"], b["x"], b["w"])

@@ -142,9 +142,10 @@ function result(msg) {
 }
 
 // After the game: how sure the others were of this seat's clan after each move (its own
-// numbers only), the blind guess dashed, the moves that gave it away marked and listed,
-// numbered as on the table's screen (1: the move that told the table most). Room is left
-// round the plot for the labels and for a point at 99 % with its dot.
+// numbers only; a line under the title says that it is the computers' reading), the blind
+// guess dashed, the moves that gave it away marked and listed, numbered as on the table's
+// screen (1: the move that told the table most). Room is left round the plot for the labels
+// and for a point at 99 % with its dot.
 const CHART = { w: 300, h: 150, left: 48, right: 12, top: 14, bottom: 30 };
 
 function hiding(msg) {
@@ -189,6 +190,10 @@ function hiding(msg) {
   });
   const title = document.createElement("h2");
   title.textContent = msg.title;
+  // What the percentages are (the computers' reading: for people, an estimate).
+  const note = document.createElement("p");
+  note.className = "note";
+  note.textContent = msg.note || "";
   const verdict = document.createElement("p");
   verdict.className = "verdict";
   verdict.textContent = msg.verdict;
@@ -209,7 +214,8 @@ function hiding(msg) {
     box.className = "hiding";
   }
   box.className = "hiding" + (resultClan ? " clan-" + resultClan : "");
-  box.replaceChildren(title, svg, verdict, ...(giveaways.length ? [list] : []));
+  box.replaceChildren(title, ...(msg.note ? [note] : []), svg, verdict,
+    ...(giveaways.length ? [list] : []));
   $("result").appendChild(box); // under the result, which came first
 }
 

@@ -1,7 +1,8 @@
-"""One player's chart, large: how sure the table was of their clan after each
-move, with the blind guess, the moves that gave it away (numbered on the chart, in words
-beside it: a tap opens the replay at that move), what each other seat and an onlooker
-made of them at the end, and what the computers believed during play.
+"""One player's chart, large: how sure the table was of their clan after each move (as the
+computers read moves, which a line over the chart says), with the blind guess, the moves
+that gave it away (numbered on the chart, in words beside it: a tap opens the replay at
+that move), what each other seat and an onlooker made of them at the end, and what the
+computers believed during play.
 
 Opened from a finished game's results (the live reveal or a past game's); everything comes
 from the reading of :mod:`clans_pi.history.hiding` (the game is over: R20)."""
@@ -13,9 +14,9 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ...history.hiding import SEAT_BLIND, Hiding, percent
+from ...history.hiding import READING_NOTE, SEAT_BLIND, Hiding, percent
 from ...i18n import _
-from ..canvas import Canvas
+from ..canvas import Canvas, line_size
 from ..guess_words import how_sure
 from ..hiding_chart import Line, draw_chart
 from ..icons import hut_icon
@@ -123,10 +124,16 @@ class HidingScreen(Screen):
         box = self.chart_box
         pygame.draw.rect(canvas.surface, PANEL, box, border_radius=8)
         inner = box.inflate(-self.px(12), -self.px(12))
+        # What the percentages are, over the chart in two lines at most: the computers'
+        # reading, an estimate for people (clans_pi.history.hiding's words).
+        note_px = max(self.px(14), canvas.least_px)
+        note = pygame.Rect(inner.left, inner.top, inner.width, 2 * line_size(note_px))
+        canvas.paragraph(_(READING_NOTE), note, note_px, TEXT_DIM)
         label_w = self.px(46)
         axis_h = self.px(22)
-        plot = pygame.Rect(inner.left + label_w, inner.top, inner.width - label_w,
-                           inner.height - axis_h)
+        top = note.bottom + self.px(12)  # room for the "100 %" label, centred on the top
+        plot = pygame.Rect(inner.left + label_w, top, inner.width - label_w,
+                           inner.bottom - axis_h - top)
         player, total = self.player, self.hiding.total
         area = draw_chart(canvas, plot, [Line(player.clan, player.table)], total,
                           look=self.app.look, scale=self.scale, blind=SEAT_BLIND,
