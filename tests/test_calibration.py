@@ -16,6 +16,7 @@ from clans_pi.bots.calibration import (
     summarise,
     top_bands,
     uniform_brier,
+    wilson,
 )
 
 # A sure and right guess, the uniform guess, and a two-way tie with the truth in it.
@@ -100,3 +101,38 @@ def test_a_guess_over_every_clan_leaves_out_the_bot_s_own():
     assert brier(guess) == pytest.approx(0.36 + 0.09 + 0.04 + 0.01)
     with pytest.raises(ValueError, match="true clan 'red' is not one of"):
         Guess.of(probs, "red", ruled_out=["red"])
+
+
+def test_a_bin_said_more_than_came_true_only_beyond_its_interval_over_its_series():
+    """Above the blind guess a bin is over-confident when its mean is above the 95 %
+    interval of how often it came true; below, when under it. The interval is over the
+    bin's independent series (one reader's readings of one player through a game), not
+    over its readings, which come in correlated runs."""
+    # 400 readings of 0.9 that came true 80 % of the time: from 400 series, too sure;
+    # from 10 series (40 readings each) it may be chance.
+    pairs = [(0.9, k % 5 != 0) for k in range(400)]
+    (many,) = [b for b in reliability(pairs, series=range(400)) if b.count]
+    (few,) = [b for b in reliability(pairs, series=[k % 10 for k in range(400)]) if b.count]
+    assert (many.series, few.series) == (400, 10)
+    assert many.overconfident(0.25) and not few.overconfident(0.25)
+    # Without series every reading counts as one.
+    (plain,) = [b for b in reliability(pairs) if b.count]
+    assert plain.series == 400 and plain.overconfident(0.25)
+    # Below the blind guess: readings of 0.02 for a clan that was the true one 10 % of the
+    # time ruled it out too surely; readings of 0.15 for one true 2 % of the time did not.
+    low = [(0.02, k % 10 == 0) for k in range(400)]
+    (ruled,) = [b for b in reliability(low, series=range(400)) if b.count]
+    assert ruled.overconfident(0.25)
+    timid = [(0.15, k % 50 == 0) for k in range(400)]
+    (unsure,) = [b for b in reliability(timid, series=range(400)) if b.count]
+    assert not unsure.overconfident(0.25)
+    # Right as often as said: never.
+    honest = [(0.7, k % 10 < 7) for k in range(1000)]
+    (good,) = [b for b in reliability(honest, series=range(1000)) if b.count]
+    assert not good.overconfident(0.25)
+
+
+def test_the_wilson_interval_by_hand():
+    low, high = wilson(8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.490, 0.943)
+    assert wilson(0, 0) == (0.0, 1.0)

@@ -20,8 +20,8 @@ PAGE = ROOT / "docs" / "figures.md"
 IDS = ("engine-games", "engine-reference-ratio", "search-iterations", "search-parallel",
        "hiding-reading", "ui-redraw", "ui-idle-cpu", "ui-first-frame", "ui-memory",
        "ui-redraw-phones", "history-open", "history-cached", "phones-press",
-       "hiding-analysis", "calibration-seat", "calibration-ece", "calibration-onlooker",
-       "test-suite")
+       "hiding-analysis", "calibration-open", "calibration-hiding", "calibration-random",
+       "calibration-mix", "test-suite")
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -136,20 +136,59 @@ def test_a_new_page_is_made_from_the_template(tmp_path):
 def test_skip_slow_leaves_out_the_suite_and_the_calibration():
     ids = [row.id for row in figures.selected(None, skip_slow=True)]
     assert "test-suite" not in ids and not any(i.startswith("calibration") for i in ids)
-    assert len(ids) == len(IDS) - 4
+    assert len(ids) == len(IDS) - 5
+
+
+def _population(brier: float, ece: float, over: bool) -> dict:
+    table = [{"lo": 0.9, "hi": 1.0, "count": 120, "series": 30, "mean": 0.95,
+              "observed": 0.8 if over else 0.96, "overconfident": over}]
+    return {"brier": brier, "uniform": 0.75, "ece": ece, "reliability": table,
+            "overconfident_bins": int(over)}
 
 
 def test_a_command_with_a_pipe_survives_the_table(tmp_path):
-    command = figures.BENCHES["calibration"].command
+    command = figures.BENCHES["calibration-mix"].command
     assert " | " in command
     page = old_page(tmp_path)
-    data = json.dumps({"games": 36, "seat": {"brier": 0.8523, "uniform": 0.75, "ece": 0.11},
-                       "onlooker": {"brier": 0.95, "uniform": 0.8, "ece": 0.1}})
-    figures.measure(figures.selected(["calibration-seat"], False), page,
+    data = json.dumps({"games": 204, "seat": _population(0.6523, 0.011, False),
+                       "onlooker": {**_population(0.7, 0.02, False), "uniform": 0.8}})
+    figures.measure(figures.selected(["calibration-mix"], False), page,
                     fake_runner({command: data}, []))
-    cells = figures.parse_rows(page.read_text())["calibration-seat"]
-    assert cells[2] == "0.852 (uniform 0.750)"
+    cells = figures.parse_rows(page.read_text())["calibration-mix"]
+    assert cells[2] == ("seats 0.652 (blind 0.750), error 0.011, 0 bins; onlooker 0.700 "
+                        "(blind 0.800), error 0.020, 0 bins, met")
     assert cells[6].replace("\\|", "|") == f"`{command}`"
+
+
+@pytest.mark.parametrize(("brier", "ece", "over"), [(0.76, 0.01, False), (0.6, 0.031, False),
+                                                    (0.6, 0.01, True)])
+def test_a_population_misses_its_goal_on_any_of_the_three(tmp_path, brier, ece, over):
+    """Brier at or over the blind guess's, calibration error over 0.03, or a bin that
+    said more than came true: each alone misses the after-game reading's goal."""
+    command = figures.BENCHES["calibration-open"].command
+    page = old_page(tmp_path)
+    good = {**_population(0.6, 0.01, False), "uniform": 0.8}
+    data = json.dumps({"games": 204, "seat": _population(brier, ece, over), "onlooker": good})
+    figures.measure(figures.selected(["calibration-open"], False), page,
+                    fake_runner({command: data}, []))
+    assert figures.parse_rows(page.read_text())["calibration-open"][2].endswith("**missed**")
+
+
+def test_each_population_writes_its_reliability_table_under_its_own_heading(tmp_path):
+    command = figures.BENCHES["calibration-hiding"].command
+    page = old_page(tmp_path)
+    data = json.dumps({"games": 204, "seat": _population(0.6, 0.01, True),
+                       "onlooker": {**_population(0.7, 0.02, False), "uniform": 0.8}})
+    figures.measure(figures.selected(["calibration-hiding"], False), page,
+                    fake_runner({command: data}, []))
+    text = page.read_text()
+    block = text.split("<!-- reliability-hiding:begin -->")[1].split(
+        "<!-- reliability-hiding:end -->")[0]
+    assert "Players who hide their clan: Hard and Normal, 204 games" in block
+    assert "| seats | 0.9 to 1.0 | 120 | 30 | 0.950 | 0.800 | **yes** |" in block
+    assert "| onlooker | 0.9 to 1.0 | 120 | 30 | 0.950 | 0.960 | no |" in block
+    # The other populations' tables are untouched.
+    assert "<!-- reliability-open:begin -->\n<!-- reliability-open:end -->" in text
 
 
 def test_list_prints_every_id_and_its_command(capsys):
@@ -166,6 +205,9 @@ def test_every_command_runs_a_script_of_the_checkout():
             if words[0] == figures.PY:
                 assert words[1] == "-m"
                 module = ROOT / (words[2].replace(".", "/") + ".py")
+            elif words[0] == "tee":  # keeps the games for a second look
+                assert len(words) == 2 and words[1].endswith(".jsonl")
+                continue
             else:
                 module = ROOT / words[0]
             assert module.is_file(), part

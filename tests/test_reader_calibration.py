@@ -24,9 +24,9 @@ GAMES = Path(__file__).parent / "data" / "hiding_games.jsonl"
 
 def calibration(model) -> dict:
     rows: dict[str, list] = {"seat": [], "onlooker": []}
-    for line in GAMES.read_text(encoding="utf-8").splitlines():
+    for game, line in enumerate(GAMES.read_text(encoding="utf-8").splitlines()):
         for kind, guesses in readings(json.loads(line)["record"], 1, model).items():
-            rows[kind] += guesses
+            rows[kind] += [(g, (game, *name)) for g, name in guesses]
     return {kind: figures(guesses) for kind, guesses in rows.items()}
 
 

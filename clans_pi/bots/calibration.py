@@ -16,7 +16,8 @@ Pure maths: no game, no bot. Used by scripts/research/tournament.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -46,6 +47,7 @@ __all__ = [
     "summarise",
     "top_bands",
     "uniform_brier",
+    "wilson",
 ]
 
 
@@ -73,13 +75,30 @@ class Guess:
 @dataclass(frozen=True)
 class Bin:
     """Probabilities in ``[lo, hi)`` (the last bin includes 1): how many (``count``), their
-    mean, and the fraction of them given to the true clan (``observed``); NaN when empty."""
+    mean, and the fraction of them given to the true clan (``observed``); NaN when empty.
+    ``series``: how many independent series of readings they came from (one reader's
+    readings of one player through one game move after move are one series, not
+    independent draws); ``count`` when not told."""
 
     lo: float
     hi: float
     count: int
     mean: float
     observed: float
+    series: int = -1
+
+    def overconfident(self, blind: float) -> bool:
+        """More confident than it came true: further from the blind guess ``blind`` (1 in
+        the number of clans possible) than the 95 % Wilson interval of how often it came
+        true allows, over the bin's independent series. Above the blind guess a bin said
+        a clan more surely than it came true; below it, ruled a clan out more surely than
+        it was wrong (readings of 0.9 that came true 80 % of the time over 400 series
+        are; over 20 series they may be chance)."""
+        if not self.count:
+            return False
+        n = self.series if self.series >= 0 else self.count
+        low, high = wilson(self.observed * n, n)
+        return self.mean > high if self.mean >= blind else self.mean < low
 
 
 @dataclass(frozen=True)
@@ -101,21 +120,39 @@ def outcomes(guesses: Iterable[Guess]) -> list[tuple[float, bool]]:
     return [(p, clan == g.truth) for g in guesses for clan, p in g.probs.items()]
 
 
-def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> list[Bin]:
+def reliability(pairs: Sequence[tuple[float, bool]], bins: int = 10,
+                series: Sequence[Hashable] | None = None) -> list[Bin]:
     """The reliability table of ``pairs`` (see :func:`outcomes`) in ``bins`` equal bins
-    of [0, 1]."""
+    of [0, 1]; ``series``, if given, names the series each pair belongs to (see
+    :class:`Bin`)."""
     assert bins > 0
     groups: list[list[tuple[float, bool]]] = [[] for _ in range(bins)]
-    for p, right in pairs:
+    names: list[set] = [set() for _ in range(bins)]
+    for k, (p, right) in enumerate(pairs):
         assert 0.0 <= p <= 1.0, p
-        groups[min(bins - 1, int(p * bins))].append((p, right))
+        b = min(bins - 1, int(p * bins))
+        groups[b].append((p, right))
+        if series is not None:
+            names[b].add(series[k])
     out = []
     for i, group in enumerate(groups):
         n = len(group)
         mean = sum(p for p, _ in group) / n if n else float("nan")
         seen = sum(r for _, r in group) / n if n else float("nan")
-        out.append(Bin(i / bins, (i + 1) / bins, n, mean, seen))
+        out.append(Bin(i / bins, (i + 1) / bins, n, mean, seen,
+                       len(names[i]) if series is not None else n))
     return out
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (``z`` 1.96) of ``n`` draws."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def expected_calibration_error(pairs: Sequence[tuple[float, bool]], bins: int = 10) -> float:

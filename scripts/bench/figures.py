@@ -48,13 +48,27 @@ COLUMNS = ("figure", "goal", "value", "date", "machine", "commit", "command")
 
 # ------------------------------------------------------------------ what is measured how
 
-#: The calibration's games: today's levels at a fifth of a Pi core's budgets, as in the
-#: journal's entry of 2026-11-27, fewer games (belief_sweep.py plays ``--games`` rounded up
-#: to a multiple of each player count, for each count).
-CALIBRATION_GAMES, CALIBRATION_PLAYERS = 12, (2, 3, 4)
+#: The calibration's games: four populations of players, each over 2, 3 and 4 players
+#: (belief_sweep.py plays ``--games`` for each count, rounded up to a multiple of it) at
+#: the budgets the after-game reading was fitted at (Hard 500 iterations a move, Normal
+#: 150), of a seed it was not fitted on (scripts/research/reader_fit.py: 101).
+CALIBRATION_GAMES, CALIBRATION_PLAYERS = 68, (2, 3, 4)
 CALIBRATION_TOTAL = sum(math.ceil(CALIBRATION_GAMES / n) * n for n in CALIBRATION_PLAYERS)
-CALIBRATION_WHO = (f"today's levels: Hard and Normal hiding, Easy, random movers; "
-                   f"{CALIBRATION_TOTAL} games")
+#: Population: (its levels, who they are in words).
+POPULATIONS = {
+    "open": ("hard-open,normal-open,easy",
+             "players who play their clan in the open: Hard and Normal not hiding, Easy"),
+    "hiding": ("hard,normal", "players who hide their clan: Hard and Normal"),
+    "random": ("random", "random movers"),
+    "mix": ("hard,normal,easy,random", "a mix: Hard, Normal, Easy, random movers"),
+}
+#: What a population's reading must be (the after-game reading's goal): below the blind
+#: guess's Brier score for seats and the onlooker, calibrated to this, and no reliability
+#: bin more confident than it came true (clans_pi.bots.calibration.Bin.overconfident).
+CALIBRATION_ECE = 0.03
+#: Where a run keeps its population's games, for a second look (e.g. another reader:
+#: scripts/research/hiding_calibration.py --model).
+KEPT = "${TMPDIR:-/tmp}/clans-calibration-"
 TEST_COMMAND = "./scripts/test -q --durations=10 -p no:cacheprovider"
 
 
@@ -101,12 +115,12 @@ BENCHES: dict[str, Bench] = {
     "history": Bench(f"{PY} -m scripts.bench.history", read_json),
     "phones": Bench(f"{PY} -m scripts.bench.phones", read_json),
     "hiding": Bench(f"{PY} -m scripts.bench.hiding", read_json),
-    "calibration": Bench(
+    **{f"calibration-{name}": Bench(
         f"{PY} -m scripts.research.belief_sweep play --out /dev/stdout "
         f"--games {CALIBRATION_GAMES} --players {' '.join(map(str, CALIBRATION_PLAYERS))} "
-        f"--levels hard,normal,easy,random --budget hard=500 normal=150 --seed 32 "
-        f"| {PY} -m scripts.research.hiding_calibration --json /dev/stdin",
-        read_json, slow=True, timeout_s=30 * 60),
+        f"--levels {levels} --budget hard=500 normal=150 --seed 32 "
+        f"| tee {KEPT}{name}.jsonl | {PY} -m scripts.research.hiding_calibration --json /dev/stdin",
+        read_json, slow=True, timeout_s=40 * 60) for name, (levels, _) in POPULATIONS.items()},
     "test-suite": Bench(TEST_COMMAND, read_suite, slow=True, timeout_s=30 * 60),
 }
 
@@ -121,6 +135,40 @@ def suite_value(d: dict) -> str:
     rest = ", ".join(f"{n:,} {word}" for word, n in counts.items() if word != "passed")
     return f"{_minutes(d['seconds'])}, {counts.get('passed', 0):,} passed" + (
         f" ({rest})" if rest else "")
+
+
+def calibration_value(d: dict) -> str:
+    """Seats' and onlooker's Brier scores (blind guess), calibration errors, over-confident
+    bins: a population's calibration (hiding_calibration.py's JSON)."""
+    def one(kind: str) -> str:
+        f = d[kind]
+        return (f"{f['brier']:.3f} (blind {f['uniform']:.3f}), error {f['ece']:.3f}, "
+                f"{f['overconfident_bins']} bins")
+    return f"seats {one('seat')}; onlooker {one('onlooker')}"
+
+
+def calibration_met(d: dict) -> bool:
+    return all(d[k]["brier"] < d[k]["uniform"] and d[k]["ece"] <= CALIBRATION_ECE
+               and d[k]["overconfident_bins"] == 0 for k in ("seat", "onlooker"))
+
+
+def render_reliability(name: str, d: dict, when: str, at: str) -> str:
+    """A population's reliability tables (seats, onlooker) in markdown."""
+    who = POPULATIONS[name][1]
+    lines = [f"{who[:1].upper()}{who[1:]}, {d['games']} games, {when}, commit {at} "
+             f"(`--only calibration-{name}`):", "",
+             "| reader | probability | readings | series | mean | came true | said more |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for kind, reader in (("seat", "seats"), ("onlooker", "onlooker")):
+        for b in d[kind]["reliability"]:
+            lines.append(f"| {reader} | {b['lo']:.1f} to {b['hi']:.1f} | {b['count']:,} | "
+                         f"{b['series']:,} | {b['mean']:.3f} | {b['observed']:.3f} | "
+                         f"{'**yes**' if b['overconfident'] else 'no'} |")
+    return "\n".join(lines)
+
+
+def reliability_markers(name: str) -> tuple[str, str]:
+    return f"<!-- reliability-{name}:begin -->", f"<!-- reliability-{name}:end -->"
 
 
 @dataclass(frozen=True)
@@ -190,17 +238,13 @@ ROWS: tuple[Row, ...] = (
         "< 5 s on a Pi", "hiding",
         lambda d: f"{d['per_move_ms'] * 60 / 1000:.3f} s (Pi 4: {d['pi4_60_moves_s']:g} s)",
         lambda d: d["pi4_60_moves_s"] < 5),
-    Row("calibration-seat",
-        f"After-game reading, each other seat's Brier score ({CALIBRATION_WHO})", "—",
-        "calibration",
-        lambda d: f"{d['seat']['brier']:.3f} (uniform {d['seat']['uniform']:.3f})"),
-    Row("calibration-ece",
-        f"After-game reading, each other seat's expected calibration error ({CALIBRATION_WHO})",
-        "—", "calibration", lambda d: f"{d['seat']['ece']:.3f}"),
-    Row("calibration-onlooker",
-        f"After-game reading, an onlooker's Brier score ({CALIBRATION_WHO})", "—",
-        "calibration",
-        lambda d: f"{d['onlooker']['brier']:.3f} (uniform {d['onlooker']['uniform']:.3f})"),
+    *(Row(f"calibration-{name}",
+          f"After-game reading of {who} ({CALIBRATION_TOTAL} games): Brier score of each "
+          "other seat's and an onlooker's readings after every move, calibration error, "
+          "bins that said more than came true",
+          f"Brier under the blind guess's, error ≤ {CALIBRATION_ECE:g}, no such bin",
+          f"calibration-{name}", calibration_value, calibration_met)
+      for name, (_, who) in POPULATIONS.items()),
     Row("test-suite", "./scripts/test, the whole suite, wall time and tests passed",
         "≤ 5 min", "test-suite", suite_value, lambda d: d["seconds"] <= 5 * 60),
 )
@@ -344,7 +388,19 @@ commit and command.
 
 {SLOWEST_BEGIN}
 {SLOWEST_END}
-"""
+
+<a id="calibration-populations"></a>
+## How honest the after-game reading is, per population
+
+Each population's reliability table: the readings of every other seat (4 clans a player
+may hold) and of an onlooker (5) after every move, binned by the probability given to a
+clan, with how often that clan was the true one. One reader's readings of one player
+through one game are one *series*; a bin *said more* than came true when its mean is further
+from the blind guess than the 95 % interval of how often it came true over its series
+allows (a clan named more surely than it came true, or ruled out more surely than it was
+wrong).
+
+""" + "\n\n".join(f"{b}\n{e}" for b, e in map(reliability_markers, POPULATIONS)) + "\n"
 
 # ------------------------------------------------------------------ running
 
@@ -391,7 +447,12 @@ def measure(rows: list[Row], page: Path = FIGURES,
             continue
         slowest = render_slowest(data["slowest"], when, at) if "slowest" in data else None
         text = page.read_text(encoding="utf-8") if page.exists() else TEMPLATE
-        page.write_text(update(text, new, slowest), encoding="utf-8")
+        text = update(text, new, slowest)
+        population = name.removeprefix("calibration-")
+        if population in POPULATIONS:
+            text = replace_between(text, *reliability_markers(population),
+                                   render_reliability(population, data, when, at))
+        page.write_text(text, encoding="utf-8")
     return failed
 
 

@@ -20,8 +20,12 @@ Usage::
 
 ``--json`` prints the same figures as one JSON object instead (scripts/bench/figures.py
 reads it): ``games``, and per reader kind ``readings``, ``probabilities``, ``brier``,
-``uniform``, ``ece``, ``top_right`` and ``reliability`` (per non-empty bin: ``lo``,
-``hi``, ``count``, ``mean``, ``observed``).
+``uniform``, ``ece``, ``top_right``, ``reliability`` (per non-empty bin: ``lo``,
+``hi``, ``count``, ``series``, ``mean``, ``observed``, ``overconfident``) and
+``overconfident_bins``; and ``verdicts``: per verdict of the chart at the end (read,
+suspected, hidden, misled) how many players got it, the line's mean end, how often the
+other seats' top guess named the clan and their mean highest probability on a wrong clan
+(what "Led the table astray" claims).
 """
 
 from __future__ import annotations
@@ -40,7 +44,6 @@ from clans_pi.bots.belief import (  # noqa: E402
     OPEN_MODEL,
     Belief,
     ReaderModel,
-    read_move,
 )
 from clans_pi.bots.calibration import (  # noqa: E402
     Guess,
@@ -49,6 +52,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
     outcomes,
     reliability,
 )
+from clans_pi.history.hiding import SEAT_BLIND, verdict_of  # noqa: E402
 from clans_pi.rules import record  # noqa: E402
 from clans_pi.rules.board import load_default_board  # noqa: E402
 from clans_pi.rules.constants import CLANS  # noqa: E402
@@ -69,11 +73,11 @@ def readings(rec: dict, every: int, model: ReaderModel = MODEL):
     state = GameState(board, chart, final.players, clans, huts)
     seats = [Belief(n, v, clans[v], model=model) for v in range(n)]
     onlooker = Belief(n, None, None, model=model)
-    out: dict[str, list[Guess]] = {"seat": [], "onlooker": []}
+    out: dict[str, list[tuple[Guess, tuple]]] = {"seat": [], "onlooker": []}
     for k, move in enumerate(final.moves, start=1):
         mover = state.current_player
         # The onlooker sees every move.
-        evidence = read_move(state, move, onlooker.seen(mover), model)
+        evidence = onlooker.read(state, move)
         for b in (*seats, onlooker):
             b.take(mover, evidence)
         state.push(move, undo=False)
@@ -82,16 +86,71 @@ def readings(rec: dict, every: int, model: ReaderModel = MODEL):
         for kind, beliefs in (("seat", seats), ("onlooker", [onlooker])):
             for b in beliefs:
                 for p, dist in b.marginals().items():
-                    out[kind].append(Guess.of(dist, clans[p], ruled_out=[b.own_clan]
-                                              if b.own_clan is not None else []))
+                    guess = Guess.of(dist, clans[p], ruled_out=[b.own_clan]
+                                     if b.own_clan is not None else [])
+                    out[kind].append((guess, (b.viewer, p)))  # one series per reader, player
     return out
 
 
-def figures(rows: list[Guess]) -> dict:
-    """One reader kind's figures: Brier score against the uniform guess's, ECE, how often
-    the top guess was right, and the reliability table's non-empty bins."""
+def verdicts(rec: dict, model: ReaderModel = MODEL) -> list[dict]:
+    """For every player of the game, what the chart says at the end and what lies behind
+    it: the verdict (clans_pi.history.hiding.verdict_of the table's line: the mean over
+    the other seats of the probability on the true clan after each move), the line's end,
+    how many of the other seats' top guesses named the true clan, and the highest
+    probability a seat gave a wrong clan (their mean)."""
+    board, chart = load_default_board(), load_default_chart()
+    final = record.replay(rec, board, chart, undo=False)
+    n, clans = final.num_players, final.clans
+    huts = {t: CLANS[c] for t, c in enumerate(final.initial_huts)}
+    state = GameState(board, chart, final.players, clans, huts)
+    seats = [Belief(n, v, clans[v], model=model) for v in range(n)]
+    onlooker = Belief(n, None, None, model=model)
+    curves: list[list[float]] = [[SEAT_BLIND] for _ in range(n)]
+    for move in final.moves:
+        mover = state.current_player
+        evidence = onlooker.read(state, move)
+        for b in (*seats, onlooker):
+            b.take(mover, evidence)
+        state.push(move, undo=False)
+        marginals = [b.marginals() for b in seats]
+        for p in range(n):
+            others = [m[p][clans[p]] for v, m in enumerate(marginals) if v != p]
+            curves[p].append(sum(others) / len(others))
+    out = []
+    for p in range(n):
+        guesses = [m[p] for v, m in enumerate(b.marginals() for b in seats) if v != p]
+        out.append({"verdict": verdict_of(curves[p]).kind, "end": curves[p][-1],
+                    "top_right": sum(max(g, key=g.__getitem__) == clans[p] for g in guesses)
+                    / len(guesses),
+                    "wrong_top": sum(max(q for c, q in g.items() if c != clans[p])
+                                     for g in guesses) / len(guesses)})
+    return out
+
+
+def verdict_table(rows: list[dict]) -> dict:
+    """Per verdict: how many players got it, the line's mean end, how often the other
+    seats' top guess named the clan, and their mean highest probability on a wrong clan."""
+    out = {}
+    for kind in ("read", "suspected", "hidden", "misled"):
+        some = [r for r in rows if r["verdict"] == kind]
+        if some:
+            out[kind] = {"players": len(some),
+                         "end": sum(r["end"] for r in some) / len(some),
+                         "top_right": sum(r["top_right"] for r in some) / len(some),
+                         "wrong_top": sum(r["wrong_top"] for r in some) / len(some)}
+    return out
+
+
+def figures(tagged: list[tuple[Guess, tuple]]) -> dict:
+    """One reader kind's figures from its guesses, each with the series it belongs to:
+    Brier score against the uniform guess's, ECE, how often the top guess was right, the
+    reliability table's non-empty bins (with how many series each holds and whether it
+    said more than came true, :attr:`.calibration.Bin.overconfident`) and how many did."""
+    rows = [g for g, _ in tagged]
     pairs = outcomes(rows)
+    series = [name for g, name in tagged for _ in g.probs]
     k = len(rows[0].probs)
+    table = [b for b in reliability(pairs, series=series) if b.count]
     return {
         "readings": len(rows),
         "probabilities": len(pairs),
@@ -100,8 +159,10 @@ def figures(rows: list[Guess]) -> dict:
         "ece": expected_calibration_error(pairs),
         "top_right": sum(max(g.probs, key=g.probs.__getitem__) == g.truth
                          for g in rows) / len(rows),
-        "reliability": [{"lo": b.lo, "hi": b.hi, "count": b.count, "mean": b.mean,
-                         "observed": b.observed} for b in reliability(pairs) if b.count],
+        "reliability": [{"lo": b.lo, "hi": b.hi, "count": b.count, "series": b.series,
+                         "mean": b.mean, "observed": b.observed,
+                         "overconfident": b.overconfident(1 / k)} for b in table],
+        "overconfident_bins": sum(b.overconfident(1 / k) for b in table),
     }
 
 
@@ -115,28 +176,38 @@ def main() -> None:
                         help="print one JSON object instead of the text")
     args = parser.parse_args()
     by_kind: dict[str, list] = {"seat": [], "onlooker": []}
+    ends: list[dict] = []
     games = 0
     for path in args.games:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             game = json.loads(line)
             for kind, rows in readings(game["record"], args.every,
                                        MODELS[args.model]).items():
-                by_kind[kind] += rows
+                by_kind[kind] += [(g, (games, *name)) for g, name in rows]
+            ends += verdicts(game["record"], MODELS[args.model])
             games += 1
     out = {kind: figures(rows) for kind, rows in by_kind.items()}
+    out["verdicts"] = verdict_table(ends)
     if args.json:
         print(json.dumps({"games": games, "every": args.every, **out}))
         return
     print(f"{games} games")
-    for kind, f in out.items():
+    print("\nverdicts (the chart's, at the end): players, the line's mean end, the other "
+          "seats' top guess right, their highest probability on a wrong clan")
+    for kind, v in out["verdicts"].items():
+        print(f"  {kind:10} {v['players']:5d}  {v['end']:.3f}  {v['top_right']:.3f}  "
+              f"{v['wrong_top']:.3f}")
+    for kind in ("seat", "onlooker"):
+        f = out[kind]
         print(f"\n{kind}: {f['readings']} readings (move x player x reader), "
               f"{f['probabilities']} probabilities; Brier {f['brier']:.3f} "
               f"(uniform {f['uniform']:.3f}), ECE {f['ece']:.3f}, "
               f"top guess right {f['top_right']:.3f}")
-        print("  p bin      count  mean p  observed")
+        print("  p bin      count  series  mean p  observed")
         for b in f["reliability"]:
-            print(f"  {b['lo']:.1f}-{b['hi']:.1f}  {b['count']:8d}  {b['mean']:6.3f}  "
-                  f"{b['observed']:8.3f}")
+            print(f"  {b['lo']:.1f}-{b['hi']:.1f}  {b['count']:8d}  {b['series']:6d}  "
+                  f"{b['mean']:6.3f}  {b['observed']:8.3f}"
+                  + ("  said more than came true" if b["overconfident"] else ""))
 
 
 if __name__ == "__main__":
