@@ -20,9 +20,12 @@ from hypothesis import strategies as st
 from clans_pi.bots.base import assignments
 from clans_pi.bots.belief import (
     HIDING_AWARE,
+    MODEL,
     OPEN_MODEL,
     Belief,
     BeliefTracker,
+    OwnReading,
+    ReaderModel,
     exposure,
     move_evidence,
     moves_evidence,
@@ -443,3 +446,88 @@ def test_a_reader_who_knows_players_hide_reads_a_hider_better_than_an_open_reade
     assert all(a > b for a, b in zip(ours, theirs, strict=True))
     assert sum(ours) / len(ours) > 0.5
     assert sum(p > 0.5 for p in ours) >= 4
+
+
+def test_a_sharp_kind_at_the_open_beta_is_more_of_the_open_kind():
+    """The sharp kind reads the moves at its own beta; at the open kind's (with the same
+    power) it is the open kind by another name: the same beliefs as one open kind of both
+    weights. At another beta it reads a player who follows the heuristic greedily more
+    surely than the open kind alone."""
+    state = new_game(31, 3)
+    split = Belief(3, 0, state.clan_of(0), model=ReaderModel(open=0.3, sharp=0.2))
+    joined = Belief(3, 0, state.clan_of(0), model=ReaderModel(open=0.5))
+    keen = Belief(3, 0, state.clan_of(0), model=ReaderModel(open=0.3, sharp=0.2,
+                                                            beta_sharp=3.0))
+    plain = Belief(3, 0, state.clan_of(0), model=ReaderModel(open=0.3))
+    for _ in range(24):
+        move = greedy(state)
+        for b in (split, joined, keen, plain):
+            b.update(state, move)
+        state.play(move)
+    assert split.probs == pytest.approx(joined.probs, rel=1e-9, abs=1e-15)
+    for player in (1, 2):
+        truth = state.clan_of(player)
+        assert keen.marginals()[player][truth] > plain.marginals()[player][truth]
+    with pytest.raises(ValueError, match="beta_sharp"):
+        ReaderModel(open=0.3, sharp=0.1, beta_sharp=0.0)
+    with pytest.raises(ValueError, match="kind weights"):
+        ReaderModel(open=0.5, sharp=0.5)
+
+
+def test_a_hider_who_knows_the_table_expects_hiders_hides_from_that_reader():
+    """A hide kind that hides from a reader who expects hiders (``hides_from``) reads the
+    moves differently from one that hides from an open reader, and what it needs of the
+    mover's earlier moves (the last part of the evidence) is that reader's hide kind's.
+    Only one level down: deeper or sharper inner readers are refused."""
+    state = new_game(44, 2)
+    for _ in range(8):
+        state.play(greedy(state))
+    plain = ReaderModel(open=0.2, hide=0.2, beta_hide=2.0, gamma=8.0)
+    knowing = replace(plain, hides_from=HIDING_AWARE)
+    a = Belief(2, 0, state.clan_of(0), model=plain)
+    b = Belief(2, 0, state.clan_of(0), model=knowing)
+    inner = Belief(2, 0, state.clan_of(0), model=HIDING_AWARE)
+    replay = new_game(44, 2)
+    for move in state.moves:
+        if replay.current_player == 1:
+            evidence = b.read(replay, move)
+            assert evidence[3] == pytest.approx(inner.read(replay, move)[1])
+            assert a.read(replay, move)[3] == [0.0] * len(CLANS)
+        for belief in (a, b, inner):
+            belief.update(replay, move)
+        replay.play(move)
+    assert a.probs != pytest.approx(b.probs)
+    with pytest.raises(ValueError, match="hides from"):
+        replace(plain, hides_from=knowing)
+    with pytest.raises(ValueError, match="hides from"):
+        replace(plain, hides_from=replace(HIDING_AWARE, sharp=0.1, beta_sharp=2.0))
+
+
+def test_the_own_reading_with_a_model_is_what_an_onlooker_with_it_believes():
+    """What a hiding level weighs (OwnReading.exposures: the reader's probability of its
+    clan after each legal move) is what an onlooker reading with the same model believes
+    after that move, reading that player's moves only: for the game's reader and the open one (moves
+    that found two villages or more aside: the reading before a move leaves out what its
+    village order says, R11)."""
+    state = new_game(12, 2)
+    for _ in range(9):
+        state.play(greedy(state))
+    me = state.current_player
+    clan = state.clan_of(me)
+    keen = ReaderModel(open=0.2, sharp=0.1, beta_sharp=2.5, hide=0.1, beta_hide=2.0,
+                       gamma=5.0)
+    knowing = ReaderModel(open=0.2, hide=0.2, beta_hide=2.0, gamma=8.0,
+                          hides_from=HIDING_AWARE)  # its hiders hide from a hider's reader
+    for model in (MODEL, OPEN_MODEL, keen, knowing):
+        own = OwnReading(BOARD, CHART, model=model)
+        public = own.update(state.observation(me))
+        shown = own.exposures(public, clan)
+        plain = [m for m in shown if len(public.village_orders(m)) <= 1]
+        for move in plain[:3] + plain[-3:]:
+            onlooker = Belief(2, None, None, model=model)
+            replay = new_game(12, 2)
+            for m in [*state.moves, move]:
+                if replay.current_player == me:  # the others' moves not known
+                    onlooker.update(replay, m)
+                replay.play(m)
+            assert shown[move] == pytest.approx(onlooker.marginals()[me][clan], abs=1e-9)

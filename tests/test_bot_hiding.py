@@ -2,7 +2,7 @@
 ``LevelSettings.hiding``, on by default (Hard 1.0, Normal 0.3).
 
 A constructed decision: the search finds two moves of nearly equal value, one that shows the
-mover's clan plainly to every reader (the belief's model, :func:`.belief.exposure`) and one
+mover's clan plainly to every reader (the game's reader, :func:`.belief.exposure`) and one
 that does not; the hiding bot picks the second, the plain one the first. And what every bot
 must keep: determinism per seed, and R22 (the others' clans never change its move)."""
 
@@ -20,7 +20,6 @@ from clans_pi.bots.belief import (
     MODEL,
     BeliefTracker,
     OwnReading,
-    exposure,
     move_evidence,
     moves_evidence,
 )
@@ -31,7 +30,7 @@ from clans_pi.rules.moves import Move
 from tests.rules_helpers import BOARD, CHART, midgame
 
 SMALL = Budget(iterations=60)
-HIDING = replace(LEVEL_SETTINGS["hard"], hiding=0.1)
+HIDING = replace(LEVEL_SETTINGS["hard"], hiding=1.0)
 OPEN = replace(LEVEL_SETTINGS["hard"], hiding=0.0)  # Hard as it was before it hid
 
 
@@ -43,12 +42,10 @@ def reveal_and_hide(state):
     """The legal move after which a reader is surest of the mover's clan, and the one after
     which it is least sure, with both exposures."""
     me = state.current_player
-    reading = OwnReading(BOARD, CHART)
+    reading = OwnReading(BOARD, CHART, model=MODEL)  # the reader the levels hide from
     public = reading.update(state.observation(me))
     assert public.legal_moves() == state.legal_moves()
-    clan = state.clan_of(me)
-    shown = {m: exposure([a + b for a, b in zip(reading.row, r, strict=True)], clan)
-             for m, r in moves_evidence(public).items()}
+    shown = reading.exposures(public, state.clan_of(me))
     reveal = max(shown, key=shown.__getitem__)
     hide = min(shown, key=shown.__getitem__)
     return reveal, hide, shown[reveal], shown[hide]
@@ -70,8 +67,8 @@ def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_
     state = midgame(20 + players, players, 2 * players)  # the mover has moved once or more
     me = state.current_player
     reveal, hide, shown, hidden = reveal_and_hide(state)
-    # The one shows the clan, the other not: 0.1 of their difference outweighs 0.01.
-    assert shown - hidden > 0.12, (shown, hidden)
+    # The one shows the clan more than the other: their difference outweighs 0.01.
+    assert shown - hidden > 0.02, (shown, hidden)
     fake_search(reveal, hide, monkeypatch)
     obs = state.observation(me)
     assert hider(settings=OPEN).choose(obs) == reveal  # Hard before it hid
@@ -80,14 +77,15 @@ def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_
 
 @pytest.mark.parametrize("level", ["hard", "normal"])
 def test_the_levels_of_the_game_hide_hard_more_than_normal(monkeypatch, level):
-    # The hiding move is worse by half of what it hides: Hard (weight 1) gives that up,
-    # Normal (0.3, more lightly) does not; both give up a hundredth.
+    # The hiding move is worse by twice what it hides: Hard (weight 4) gives that up,
+    # Normal (1.2, more lightly) does not; both give up a hundredth.
     state = midgame(22, 2, 4)
     reveal, hide, shown, hidden = reveal_and_hide(state)
+    assert shown - hidden > 0.02, (shown, hidden)
     obs = state.observation(state.current_player)
     fake_search(reveal, hide, monkeypatch)
     assert SearchBot(BOARD, CHART, level=level, seed=3, budget=SMALL).choose(obs) == hide
-    fake_search(reveal, hide, monkeypatch, gap=(shown - hidden) / 2)
+    fake_search(reveal, hide, monkeypatch, gap=(shown - hidden) * 2)
     chosen = SearchBot(BOARD, CHART, level=level, seed=3, budget=SMALL).choose(obs)
     assert chosen == (hide if level == "hard" else reveal)
     assert LEVEL_SETTINGS["normal"].hiding < LEVEL_SETTINGS["hard"].hiding

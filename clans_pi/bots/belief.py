@@ -110,6 +110,7 @@ __all__ = [
     "hide_evidence",
     "move_evidence",
     "moves_evidence",
+    "moves_read",
     "read_move",
 ]
 
@@ -136,12 +137,14 @@ class ReaderModel:
     """How a reader expects players to play: the prior weight of each kind of player and
     how sharply each kind's moves follow its clan (see the module's words). ``open``
     plays for their clan in the open (:func:`move_evidence`, its summed log ratio raised
-    to ``temper``); ``hide`` plays for their clan while keeping down what an open reader
-    sees of it (:func:`hide_evidence`: ``beta_hide`` on the move's value, ``gamma`` on
-    the open reader's probability of the clan after it, its log ratio times
-    ``temper_hide``); ``flat`` plays for their clan too, but less plainly than the
-    heuristic values it (the open log ratio raised to ``temper_flat``); the rest,
-    ``1 - open - hide - flat``, move aimlessly."""
+    to ``temper``); ``sharp`` plays for their clan in the open too, with its own
+    sharpness (softmax at ``beta_sharp`` on the values, its log ratio times
+    ``temper_sharp``: e.g. a search level that does not hide follows the heuristic more
+    sharply than the weaker levels); ``hide`` plays for their clan while keeping down
+    what a reader sees of it (:func:`hide_evidence`: ``beta_hide`` on the move's value,
+    ``gamma`` on the probability the reader ``hides_from`` gives the clan after it, its
+    log ratio times ``temper_hide``); the rest, ``1 - open - sharp - hide``, move
+    aimlessly."""
 
     open: float
     hide: float = 0.0
@@ -149,30 +152,44 @@ class ReaderModel:
     gamma: float = 0.0
     temper: float = 1.0
     temper_hide: float = 1.0
-    flat: float = 0.0
-    temper_flat: float = 1.0
+    sharp: float = 0.0
+    beta_sharp: float = DEFAULT_BETA
+    temper_sharp: float = 1.0
+    #: The reader the hide kind hides from: None, an open reader (:data:`OPEN_MODEL`);
+    #: or a reader that expects hiders itself (its own hiders hiding from an open
+    #: reader, and no sharp kind of its own beta): a hider who knows that the table
+    #: expects hiding.
+    hides_from: ReaderModel | None = None
 
     def __post_init__(self) -> None:
-        if not (self.open > 0.0 and self.hide >= 0.0 and self.flat >= 0.0
-                and self.open + self.hide + self.flat < 1.0):
-            raise ValueError(f"kind weights {self.open}, {self.hide}, {self.flat}: each in "
+        if not (self.open > 0.0 and self.hide >= 0.0 and self.sharp >= 0.0
+                and self.open + self.hide + self.sharp < 1.0):
+            raise ValueError(f"kind weights {self.open}, {self.hide}, {self.sharp}: each in "
                              "[0, 1), summing below 1 (some players move aimlessly)")
+        if self.beta_sharp <= 0.0:
+            raise ValueError(f"beta_sharp {self.beta_sharp}: a sharp player prefers better "
+                             "moves (above 0)")
+        inner = self.hides_from
+        if inner is not None and (inner.hides_from is not None or inner.sharp_apart
+                                  or inner.hide <= 0.0):
+            raise ValueError("a hider hides from an open reader or from one whose hiders "
+                             "hide from an open reader (and who has no sharp kind apart)")
+
+    @property
+    def sharp_apart(self) -> bool:
+        """Whether the sharp kind reads the moves at its own beta (not the open one's)."""
+        return self.sharp > 0.0 and self.beta_sharp != DEFAULT_BETA
 
     @property
     def aimless(self) -> float:
         """The prior weight of an aimless player."""
-        return 1.0 - self.open - self.hide - self.flat
+        return 1.0 - self.open - self.hide - self.sharp
 
 
 #: The reader that expects every player to play their clan in the open (or aimlessly):
 #: what a hiding player hides from (:func:`exposure`, the hiding term of the search) and
 #: what the hide kind of :data:`MODEL` assumes a hider hides from.
 OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
-
-#: The one reader of the game: the computers' guesses, the clans their search imagines
-#: and the after-game chart (:mod:`clans_pi.history.hiding`). Fitted on recorded games
-#: (see the module's words).
-MODEL = OPEN_MODEL
 
 #: A reader fitted to expect hiders (scripts/research/reader_fit.py, docs/journal.md
 #: 2026-11-28): on games it was not fitted on, well under the blind guess's Brier score and
@@ -185,10 +202,18 @@ MODEL = OPEN_MODEL
 HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
                            temper_hide=0.68)
 
+#: The one reader of the game: the computers' guesses, the clans their search imagines,
+#: the reader their hiding hides from and the after-game chart
+#: (:mod:`clans_pi.history.hiding`). Fitted on recorded games (see the module's words).
+MODEL = HIDING_AWARE
+
 #: One move's evidence, for each clan (CLANS order): the log ratio of its probability
-#: for an open player of that clan (:func:`move_evidence`) and for a hiding one
-#: (:func:`hide_evidence`), each over an aimless player's.
-Evidence = tuple[list[float], list[float]]
+#: for an open player of that clan (:func:`move_evidence`), for a hiding one
+#: (:func:`hide_evidence`), for a sharp one (:func:`move_evidence` at the model's
+#: ``beta_sharp``), each over an aimless player's; and for a hider of the reader the hide
+#: kind hides from (``hides_from``; zeros when that is an open reader): what that reader
+#: needs to read the mover's next moves.
+Evidence = tuple[list[float], list[float], list[float], list[float]]
 
 _TINY = 1e-300  # a positive probability never underflows to 0 (only facts give 0)
 _LOG_P = math.log(PURPOSEFUL)
@@ -208,31 +233,45 @@ def move_evidence(state: GameState, move: Move, beta: float = DEFAULT_BETA) -> l
 
 
 def hide_evidence(state: GameState, move: Move, seen: Sequence[float],
-                  model: ReaderModel = MODEL) -> list[float]:
+                  model: ReaderModel = MODEL, inner: Sequence[float] | None = None
+                  ) -> list[float]:
     """For each clan (CLANS order), ``log P(move | a hiding player of that clan) - log
     P(move | an aimless player)``, times ``model.temper_hide``: a hider of clan ``c``
     picks a move with probability ``softmax(beta_hide * value for c - gamma * the
-    probability an open reader gives c after it)`` (:func:`exposure` of the mover's
-    ``seen``, their moves' summed :func:`move_evidence` so far, plus the move's), mixed
-    with :data:`EPSILON` of uniform. The village order says nothing of a hider.
+    probability the reader model.hides_from gives c after it)`` (:func:`exposure` of the
+    mover's ``seen``, their moves' summed :func:`move_evidence` so far, plus the move's;
+    ``inner``: their summed evidence as that reader's hider, the last of
+    :data:`Evidence`), mixed with :data:`EPSILON` of uniform. The village order says
+    nothing of a hider.
 
     Raises ValueError if ``move`` is not legal in ``state``.
     """
     values, index = _values(state, move)
-    return _hide_ratios(values, index, seen, model)
+    per_clan = [softmax([v[c] for v in values], DEFAULT_BETA) for c in range(NUM_CLANS)]
+    hidden, _ = _hide_columns(values, seen, model, per_clan, inner)
+    return [column[index] for column in hidden]
 
 
 def read_move(state: GameState, move: Move, seen: Sequence[float],
-              model: ReaderModel = MODEL) -> Evidence:
-    """:func:`move_evidence` and :func:`hide_evidence` of ``move`` at once (one evaluation
-    of the moves; every reader of the table shares it): ``seen`` is the mover's summed
-    :func:`move_evidence` before it."""
+              model: ReaderModel = MODEL, inner: Sequence[float] | None = None
+              ) -> Evidence:
+    """The :data:`Evidence` of ``move`` (one evaluation of the moves; every reader of the
+    table shares it): ``seen`` and ``inner`` are the mover's summed :func:`move_evidence`
+    and evidence as a hider of ``model.hides_from`` before it (:meth:`Belief.read` passes
+    them)."""
     values, index = _values(state, move)
     per_clan = [softmax([v[c] for v in values], DEFAULT_BETA) for c in range(NUM_CLANS)]
     ratios = _open_ratios(state, move, values, index, DEFAULT_BETA, per_clan)
-    hidden = (_hide_ratios(values, index, seen, model, per_clan) if model.hide > 0.0
-              else [0.0] * NUM_CLANS)
-    return ratios, hidden
+    zeros = [0.0] * NUM_CLANS
+    hidden, inside = zeros, zeros
+    if model.hide > 0.0:
+        columns, inner_columns = _hide_columns(values, seen, model, per_clan, inner)
+        hidden = [column[index] for column in columns]
+        if inner_columns is not None:
+            inside = [column[index] for column in inner_columns]
+    sharp = (_open_ratios(state, move, values, index, model.beta_sharp)
+             if model.sharp_apart else ratios)
+    return ratios, hidden, sharp, inside
 
 
 def _values(state: GameState, move: Move) -> tuple[list, int]:
@@ -263,22 +302,55 @@ def _open_ratios(state: GameState, move: Move, values: list, index: int, beta: f
     return out
 
 
-def _hide_ratios(values: list, index: int, seen: Sequence[float], model: ReaderModel,
-                 per_clan: list[list[float]] | None = None) -> list[float]:
-    """:func:`hide_evidence` from the moves' values (``per_clan``: their softmax at
-    :data:`DEFAULT_BETA` for each clan, if worked out already)."""
+def _hide_columns(values: list, seen: Sequence[float], model: ReaderModel,
+                  per_clan: list[list[float]], inner: Sequence[float] | None
+                  ) -> tuple[list[list[float]], list[list[float]] | None]:
+    """:func:`hide_evidence` of every move (a list per clan, the moves in order), and the
+    same for a hider of ``model.hides_from`` (None when that is an open reader); ``seen``
+    and ``inner``: the mover's rows (see :func:`hide_evidence`), ``per_clan`` the moves'
+    softmax at :data:`DEFAULT_BETA` for each clan."""
     n = len(values)
-    if per_clan is None:
-        per_clan = [softmax([v[c] for v in values], DEFAULT_BETA) for c in range(NUM_CLANS)]
-    # What an open reader would give each clan after each move (exposure, every clan).
-    shown = [_open_reading([seen[c] + _log_ratio(per_clan[c][i], n)
-                            for c in range(NUM_CLANS)]) for i in range(n)]
+    opened = [[seen[c] + _log_ratio(per_clan[c][i], n) for c in range(NUM_CLANS)]
+              for i in range(n)]
+    reader = model.hides_from
+    inner_columns = None
+    if reader is None:  # what an open reader would give each clan after each move
+        shown = [_open_reading(row) for row in opened]
+    else:  # what a reader who expects hiders would: its own hiders' evidence too
+        inner_columns, _ = _hide_columns(values, seen, reader, per_clan, None)
+        base = inner if inner is not None else [0.0] * NUM_CLANS
+        log_w = _log_weights(reader)
+        shown = [_reading(row, [base[c] + inner_columns[c][i] for c in range(NUM_CLANS)],
+                          row, reader, log_w) for i, row in enumerate(opened)]
     out = []
     for c in range(NUM_CLANS):
         probs = softmax([model.beta_hide * values[i][c] - model.gamma * shown[i][c]
                          for i in range(n)], 1.0)
-        out.append(model.temper_hide * _log_ratio(probs[index], n))
-    return out
+        out.append([model.temper_hide * _log_ratio(p, n) for p in probs])
+    return out, inner_columns
+
+
+def moves_read(state: GameState, seen: Sequence[float], model: ReaderModel = MODEL,
+               inner: Sequence[float] | None = None) -> dict[Move, Evidence]:
+    """:func:`read_move` of every legal move of ``state`` at once (one evaluation of the
+    moves), without the village order's part (R11): ``seen`` and ``inner`` are the mover's
+    rows so far (see :func:`read_move`). What a hiding player weighs before moving."""
+    moves = state.legal_moves()
+    values = clan_values(state, moves)
+    n = len(moves)
+    per_clan = [softmax([v[c] for v in values], DEFAULT_BETA) for c in range(NUM_CLANS)]
+    opened = [[_log_ratio(per_clan[c][i], n) for c in range(NUM_CLANS)] for i in range(n)]
+    sharp = opened
+    if model.sharp_apart:
+        keen = [softmax([v[c] for v in values], model.beta_sharp) for c in range(NUM_CLANS)]
+        sharp = [[_log_ratio(keen[c][i], n) for c in range(NUM_CLANS)] for i in range(n)]
+    zeros = [0.0] * NUM_CLANS
+    if model.hide <= 0.0:
+        return {m: (opened[i], zeros, sharp[i], zeros) for i, m in enumerate(moves)}
+    hidden, inside = _hide_columns(values, seen, model, per_clan, inner)
+    return {m: (opened[i], [hidden[c][i] for c in range(NUM_CLANS)], sharp[i],
+                [inside[c][i] for c in range(NUM_CLANS)] if inside is not None else zeros)
+            for i, m in enumerate(moves)}
 
 
 def moves_evidence(state: GameState, beta: float = DEFAULT_BETA) -> dict[Move, list[float]]:
@@ -293,12 +365,52 @@ def moves_evidence(state: GameState, beta: float = DEFAULT_BETA) -> dict[Move, l
             for i, m in enumerate(moves)}
 
 
-def exposure(row: Sequence[float], clan: str) -> float:
-    """The probability an onlooker (who holds no clan) gives ``clan`` for a player whose
-    moves' summed :func:`move_evidence` is ``row``, nothing else known about the others: how
-    plainly the moves show that clan, as every reader at the table models them (the odds
-    between two clans capped at :data:`MAX_ODDS`, as in :class:`Belief`)."""
-    return _open_reading(row)[CLAN_INDEX[clan]]
+def exposure(row: Sequence[float], clan: str, hid: Sequence[float] | None = None,
+             model: ReaderModel = OPEN_MODEL, keen: Sequence[float] | None = None) -> float:
+    """The probability an onlooker (who holds no clan) reading with ``model`` gives
+    ``clan`` for a player whose moves' summed :func:`move_evidence` is ``row`` (and summed
+    :func:`hide_evidence` ``hid`` and sharp evidence ``keen``, see :data:`Evidence`, for a
+    model with those kinds; ``keen`` None: ``row``), nothing else known about the others:
+    how plainly the moves show that clan (the odds between two clans capped at
+    :data:`MAX_ODDS`, as in :class:`Belief`)."""
+    if model == OPEN_MODEL:
+        return _open_reading(row)[CLAN_INDEX[clan]]
+    return _reading(row, hid if hid is not None else [0.0] * NUM_CLANS,
+                    keen if keen is not None else row, model,
+                    _log_weights(model))[CLAN_INDEX[clan]]
+
+
+def _reading(row: Sequence[float], hid: Sequence[float], keen: Sequence[float],
+             model: ReaderModel, log_w: tuple[float, float, float, float]) -> list[float]:
+    """:func:`exposure` of every clan."""
+    logs = _kind_logs(row, hid, keen, model, log_w)
+    floor = max(logs) - _LOG_MAX_ODDS
+    logs = [max(v, floor) for v in logs]
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _log_weights(model: ReaderModel) -> tuple[float, float, float, float]:
+    """log of the prior weight of each kind: open, hide, sharp, aimless."""
+    return tuple(math.log(w) if w else -math.inf  # type: ignore[return-value]
+                 for w in (model.open, model.hide, model.sharp, model.aimless))
+
+
+def _kind_logs(row: Sequence[float], hid: Sequence[float], keen: Sequence[float],
+               model: ReaderModel, log_w: tuple[float, float, float, float]) -> list[float]:
+    """For each clan, log P(a player's moves | that clan), up to a common constant, summed
+    over the kinds of player of ``model``, from their summed log ratios as an open player
+    ``row``, a hiding one ``hid`` and a sharp one ``keen``."""
+    w_open, w_hide, w_sharp, w_aim = log_w
+    temper, temper_sharp = model.temper, model.temper_sharp
+    logs = []
+    for a, b, k in zip(row, hid, keen, strict=True):
+        terms = (w_open + temper * a, w_hide + b, w_sharp + temper_sharp * k, w_aim)
+        top = max(terms)
+        logs.append(top + math.log(sum(math.exp(t - top) for t in terms)))
+    return logs
 
 
 def _open_reading(row: Sequence[float]) -> list[float]:
@@ -353,16 +465,17 @@ class Belief:
         self.own_clan = own_clan
         self.beta = beta
         self.model = model
-        self._log_w = tuple(math.log(w) if w else -math.inf
-                            for w in (model.open, model.hide, model.flat, model.aimless))
+        self._log_w = _log_weights(model)
         self.hypotheses: list[Assignment] = (
             assignments(num_players, viewer, own_clan) if viewer is not None and own_clan
             else list(permutations(CLANS, num_players)))
         self.probs: list[float] = [1.0 / len(self.hypotheses)] * len(self.hypotheses)
         # Per player, per clan: the summed log ratio of their moves (see move_evidence),
-        # and the same for a hiding player (hide_evidence).
+        # and the same for a hiding player (hide_evidence) and a sharp one (Evidence).
         self._evidence = [[0.0] * NUM_CLANS for _ in range(num_players)]
         self._hidden = [[0.0] * NUM_CLANS for _ in range(num_players)]
+        self._sharp = [[0.0] * NUM_CLANS for _ in range(num_players)]
+        self._inner = [[0.0] * NUM_CLANS for _ in range(num_players)]
 
     def __repr__(self) -> str:
         best = max(range(len(self.probs)), key=self.probs.__getitem__)
@@ -375,12 +488,23 @@ class Belief:
         new.probs = self.probs[:]
         new._evidence = [row[:] for row in self._evidence]
         new._hidden = [row[:] for row in self._hidden]
+        new._sharp = [row[:] for row in self._sharp]
+        new._inner = [row[:] for row in self._inner]
         return new
 
     def seen(self, player: int) -> list[float]:
         """The summed :func:`move_evidence` of ``player``'s moves taken so far (what an
-        open reader sees of them; :func:`read_move` needs it). A copy."""
+        open reader sees of them). A copy."""
         return self._evidence[player][:]
+
+    def read(self, state_before: GameState, move: Move) -> Evidence:
+        """The :data:`Evidence` of ``move``, made by the player to move in
+        ``state_before``, as this belief's model reads it given that player's moves so far
+        (for :meth:`take` here and in every other reader of the same model: an onlooker
+        sees every move)."""
+        mover = state_before.current_player
+        return read_move(state_before, move, self._evidence[mover], self.model,
+                         self._inner[mover])
 
     def update(self, state_before: GameState, move: Move) -> None:
         """Take in that the player to move in ``state_before`` made ``move``. The viewer's
@@ -388,10 +512,12 @@ class Belief:
         mover = state_before.current_player
         if mover == self.viewer:
             return
-        if self.model.hide:
-            evidence = read_move(state_before, move, self._evidence[mover], self.model)
+        if self.model.hide or self.model.sharp_apart:
+            evidence = self.read(state_before, move)
         else:
-            evidence = (move_evidence(state_before, move, self.beta), [0.0] * NUM_CLANS)
+            ratios = move_evidence(state_before, move, self.beta)
+            zeros = [0.0] * NUM_CLANS
+            evidence = (ratios, zeros, ratios, zeros)
         self.take(mover, evidence)
 
     def take(self, mover: int, evidence: Evidence) -> None:
@@ -399,15 +525,18 @@ class Belief:
         evaluation of a move serves every reader of it)."""
         if mover == self.viewer:
             return
-        ratios, hidden = evidence
-        row, hid = self._evidence[mover], self._hidden[mover]
+        ratios, hidden, sharp, inside = evidence
+        row, hid, keen = self._evidence[mover], self._hidden[mover], self._sharp[mover]
+        inner = self._inner[mover]
         # P(this move | clan c, the player's earlier moves), up to a factor common to all
         # hypotheses: the player's evidence after the move over their evidence before it.
-        before = self._log_likelihoods(row, hid)
+        before = self._log_likelihoods(row, hid, keen)
         for c in range(NUM_CLANS):
             row[c] += ratios[c]
             hid[c] += hidden[c]
-        after = self._log_likelihoods(row, hid)
+            keen[c] += sharp[c]
+            inner[c] += inside[c]
+        after = self._log_likelihoods(row, hid, keen)
         factor = [math.exp(a - b) for a, b in zip(after, before, strict=True)]
         probs = [
             p * factor[CLAN_INDEX[h[mover]]]
@@ -416,18 +545,14 @@ class Belief:
         total = sum(probs)
         self.probs = [max(p / total, _TINY) if p > 0.0 else 0.0 for p in probs]
 
-    def _log_likelihoods(self, row: list[float], hid: list[float]) -> list[float]:
+    def _log_likelihoods(self, row: list[float], hid: list[float],
+                         keen: list[float]) -> list[float]:
         """For each clan, log P(a player's moves | that clan), up to a common constant, from
-        their summed log ratios as an open player ``row`` and as a hiding one ``hid``, over
-        the kinds of player (:class:`ReaderModel`): none more than :data:`MAX_ODDS` below
-        the likeliest clan the player may hold (any but the viewer's)."""
-        w_open, w_hide, w_flat, w_aim = self._log_w
-        temper, temper_flat = self.model.temper, self.model.temper_flat
-        logs = []
-        for a, b in zip(row, hid, strict=True):
-            terms = (w_open + temper * a, w_hide + b, w_flat + temper_flat * a, w_aim)
-            top = max(terms)
-            logs.append(top + math.log(sum(math.exp(t - top) for t in terms)))
+        their summed log ratios as an open player ``row``, a hiding one ``hid`` and a sharp
+        one ``keen``, over the kinds of player (:class:`ReaderModel`): none more than
+        :data:`MAX_ODDS` below the likeliest clan the player may hold (any but the
+        viewer's)."""
+        logs = _kind_logs(row, hid, keen, self.model, self._log_w)
         own = CLAN_INDEX[self.own_clan] if self.own_clan is not None else -1
         floor = max(v for c, v in enumerate(logs) if c != own) - _LOG_MAX_ODDS
         return [max(v, floor) for v in logs]
@@ -542,14 +667,20 @@ class BeliefTracker(_PublicReplay):
 
 
 class OwnReading(_PublicReplay):
-    """How the table reads one player (the viewer): the summed :func:`move_evidence` of
-    the viewer's own moves, kept up to date from its observations (public moves only, R22),
-    replaying only the moves it has not seen. ``row`` and :func:`exposure` give what a
+    """How the table reads one player (the viewer), as a reader with ``model`` would: the
+    summed :func:`move_evidence` (``row``) and :func:`hide_evidence` (``hid``) of the
+    viewer's own moves, kept up to date from its observations (public moves only, R22),
+    replaying only the moves it has not seen. :func:`exposure` of them gives what that
     reader would believe of the viewer's clan; the hiding bot weighs it."""
 
-    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA) -> None:
+    def __init__(self, board: Board, chart: EpochChart, *, beta: float = DEFAULT_BETA,
+                 model: ReaderModel = OPEN_MODEL) -> None:
         super().__init__(board, chart, beta=beta)
+        self.model = model
         self.row: list[float] = [0.0] * NUM_CLANS
+        self.hid: list[float] = [0.0] * NUM_CLANS
+        self.keen: list[float] = [0.0] * NUM_CLANS
+        self.inner: list[float] = [0.0] * NUM_CLANS
 
     def update(self, obs: Observation) -> GameState:
         """Take in the moves of ``obs`` not seen yet; the public game after them (yours to
@@ -558,8 +689,32 @@ class OwnReading(_PublicReplay):
 
     def _restart(self, obs: Observation) -> None:
         self.row = [0.0] * NUM_CLANS
+        self.hid = [0.0] * NUM_CLANS
+        self.keen = [0.0] * NUM_CLANS
+        self.inner = [0.0] * NUM_CLANS
 
     def _take(self, obs: Observation, state: GameState, move: Move) -> None:
-        if state.current_player == obs.viewer:
+        if state.current_player != obs.viewer:
+            return
+        if self.model.hide > 0.0 or self.model.sharp_apart:
+            ratios, hidden, sharp, inside = read_move(state, move, self.row, self.model,
+                                                      self.inner)
+            self.hid = [a + b for a, b in zip(self.hid, hidden, strict=True)]
+            self.keen = [a + b for a, b in zip(self.keen, sharp, strict=True)]
+            self.inner = [a + b for a, b in zip(self.inner, inside, strict=True)]
+        else:
             ratios = move_evidence(state, move, self.beta)
-            self.row = [a + b for a, b in zip(self.row, ratios, strict=True)]
+            self.keen = [a + b for a, b in zip(self.keen, ratios, strict=True)]
+        self.row = [a + b for a, b in zip(self.row, ratios, strict=True)]
+
+    def exposures(self, state: GameState, clan: str) -> dict[Move, float]:
+        """For each legal move of ``state`` (the public game :meth:`update` gave, the
+        viewer to move), the probability the reader would give ``clan`` after it."""
+        out = {}
+        evidence = moves_read(state, self.row, self.model, self.inner)
+        for move, (ratios, hidden, sharp, _) in evidence.items():
+            row = [a + b for a, b in zip(self.row, ratios, strict=True)]
+            hid = [a + b for a, b in zip(self.hid, hidden, strict=True)]
+            keen = [a + b for a, b in zip(self.keen, sharp, strict=True)]
+            out[move] = exposure(row, clan, hid, self.model, keen)
+        return out

@@ -12,10 +12,10 @@ well they read the others and how the search spends its iterations (settings in
 * **Normal** (a fifth of that) samples the others' clans uniformly and runs plain UCT: every
   move tried once, in random order, before any is tried again.
 
-Both also hide their own clan (:attr:`LevelSettings.hiding`: Hard 1.0, Normal
-0.3). While its workers search (or before searching, on one core), the bot works out for
-each legal move how plainly it would show the bot's clan to a reader who models the table
-as the belief does (:class:`.belief.OwnReading`, :func:`.belief.exposure`: its own public
+Both also hide their own clan (:attr:`LevelSettings.hiding`). While its workers search
+(or before searching, on one core), the bot works out for each legal move how plainly it
+would show the bot's clan to the game's reader (:data:`.belief.MODEL`, which expects some
+players to hide: :class:`.belief.OwnReading`, :func:`.belief.exposure`; its own public
 moves only, R22); after the search, among the root's moves searched at least a quarter as
 often as the most searched, it plays the best mean reward less the weight times that
 probability. A root-level term, one move ahead: the search below does not model readers
@@ -43,15 +43,9 @@ from ..rules.constants import CLAN_INDEX, CLANS
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
+from . import belief as belief_module
 from .base import Assignment, Budget, Cancelled, assignments, rebuild
-from .belief import (
-    Belief,
-    BeliefTracker,
-    OwnReading,
-    ReaderModel,
-    exposure,
-    moves_evidence,
-)
+from .belief import Belief, BeliefTracker, OwnReading, ReaderModel
 from .ismcts import Result, Settings, actions_with_orders, decode
 from .parallel import Job, PoolBroken, SearchPool, run_job
 from .tree import Tree
@@ -85,14 +79,16 @@ class LevelSettings:
     #: How it reads the others' clans, for its guesses and its determinisations
     #: (:class:`.belief.ReaderModel`); None: the game's reader, :data:`.belief.MODEL`.
     reader: ReaderModel | None = None
+    #: The reader it hides from (:class:`.belief.OwnReading`); None: the game's reader.
+    hides_from: ReaderModel | None = None
 
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
     "normal": LevelSettings(Budget(seconds=0.2), Settings(), belief_sampling=False,
-                            hiding=0.3),
+                            hiding=1.2),
     "hard": LevelSettings(
         Budget(seconds=1.0), Settings(widening=0.5, ordered=True), belief_sampling=True,
-        reuse=True, hiding=1.0,
+        reuse=True, hiding=4.0,
     ),
 }
 
@@ -134,7 +130,8 @@ class SearchBot:
         #: Worker processes to search on (:mod:`.parallel`); None: this process, one core.
         self.pool = pool
         self._tracker = BeliefTracker(board, chart, model=settings.reader)
-        self._own = OwnReading(board, chart)  # how the table reads this bot (hiding)
+        # How the table reads this bot (hiding).
+        self._own = OwnReading(board, chart, model=settings.hides_from or belief_module.MODEL)
         self._lock = threading.Lock()  # the UI may ask for a guess while a search runs
         self._searching = threading.Lock()
         self._owner = uuid.uuid4().hex  # names this bot's trees in the pool's workers
@@ -254,11 +251,7 @@ class SearchBot:
         after it (:func:`.belief.exposure`), from the public moves and its own clan only
         (R22): the same for any clans of the others."""
         assert obs.own_clan is not None
-        state = self._own.update(obs)
-        row = self._own.row
-        return {move: exposure([a + b for a, b in zip(row, ratios, strict=True)],
-                               obs.own_clan)
-                for move, ratios in moves_evidence(state).items()}
+        return self._own.exposures(self._own.update(obs), obs.own_clan)
 
     def _hiding_choice(self, result: Result, reading: dict[Move, float]) -> Move:
         """Among the root's well-searched moves, the best mean reward less the weighted

@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.belief import Belief, read_move
+from ..bots.belief import Belief
 from ..i18n import N_, _
 from ..palette import clan_name
 from ..rules.board import Board
@@ -370,7 +370,7 @@ def analyse(final: GameState, *, guesses: Any = None,
     for k, move in enumerate(moves, start=1):
         mover = state.current_player
         facts[mover][k] = facts_of(state, move)
-        evidence = read_move(state, move, onlooker.seen(mover))  # the onlooker sees all
+        evidence = onlooker.read(state, move)  # the onlooker sees all
         for belief in (*seats, onlooker):
             belief.take(mover, evidence)
         state.push(move, undo=False)

@@ -18,7 +18,7 @@ reliability table (bins of 0.1: count, mean probability, how often it came true)
 The reader is belief.py's :class:`ReaderModel`, a mixture over kinds of player whose
 weights the moves update, every weight and sharpness a parameter: ``open`` (plays for
 their clan: softmax of the heuristic's value, DEFAULT_BETA; its log ratio times
-``temper``), ``flat`` (the same, times ``temper_flat``), ``hide`` (plays for their clan
+``temper``), ``flat`` (the same, times ``temper_sharp``), ``hide`` (plays for their clan
 while keeping down how plainly an open reader sees it: softmax of beta_hide times the
 value less gamma times that exposure; its log ratio times ``temper_hide``) and aimless
 (the rest: uniform). Its defaults are belief.OPEN_MODEL's. It gives the same readings as
@@ -64,11 +64,12 @@ sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import belief as belief_module  # noqa: E402
 from clans_pi.bots.base import assignments  # noqa: E402
+from clans_pi.bots.calibration import wilson  # noqa: E402
 from clans_pi.rules.constants import CLAN_INDEX, CLANS, NUM_CLANS  # noqa: E402
 from scripts.research.belief_sweep import evidence_data  # noqa: E402
 
 PARAMS = ("epsilon", "beta_open", "open", "hide", "beta_hide", "gamma", "temper", "temper_hide",
-          "flat", "temper_flat", "max_odds")
+          "sharp", "beta_sharp", "temper_sharp", "max_odds", "level")
 
 
 def load(path: str) -> list[dict]:
@@ -117,19 +118,39 @@ def _open_exposure(rows: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+#: The reader a hider of ``level`` 2 hides from: one that expects hiders of level 1
+#: (who hide from an open reader), belief.py's first fit.
+INNER = belief_module.ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0,
+                                  temper=0.5, temper_hide=0.68)
+
+
+def _inner_exposure(rows: np.ndarray, hid: np.ndarray) -> np.ndarray:
+    """What :data:`INNER` gives each clan after each move (moves x clans), from the
+    player's open rows and hide rows after it (no other kind)."""
+    logs = _logaddexp_rows(math.log(INNER.open) + INNER.temper * rows,
+                           math.log(INNER.hide) + hid,
+                           np.full(rows.shape, math.log(INNER.aimless)))
+    floor = logs.max(axis=1, keepdims=True) - math.log(belief_module.MAX_ODDS)
+    logs = np.maximum(logs, floor)
+    logs = logs - logs.max(axis=1, keepdims=True)
+    e = np.exp(logs)
+    return e / e.sum(axis=1, keepdims=True)
+
+
 def player_logs(game: dict, s: dict) -> np.ndarray:
     """log P(each player's moves so far | clan), up to a constant per player, after every
     move: an array (moves + 1) x players x clans."""
     n = len(game["clans"])
     eps = s["epsilon"]
     w_open, w_hide = s["open"], s["hide"]
-    w_flat = s["flat"]
-    w_aim = 1.0 - w_open - w_hide - w_flat
+    w_sharp = s["sharp"]
+    w_aim = 1.0 - w_open - w_hide - w_sharp
     assert w_aim >= -1e-9, s
     log_w = [math.log(w) if w > 0 else -math.inf
-             for w in (w_open, w_hide, max(w_aim, 0.0), w_flat)]
+             for w in (w_open, w_hide, max(w_aim, 0.0), w_sharp)]
     kinds = np.zeros((3, n, NUM_CLANS))  # summed log ratio per kind, player, clan
     seen = np.zeros((n, NUM_CLANS))  # the open reader's row (what a hider hides from)
+    inner = np.zeros((n, NUM_CLANS))  # the hide kind's row of the reader INNER (level 2)
     out = [np.zeros((n, NUM_CLANS))]
     for mover, values, j, orders in game["moves"]:
         m = len(values)
@@ -144,15 +165,27 @@ def player_logs(game: dict, s: dict) -> np.ndarray:
             if orders is not None:
                 kinds[0, mover] += _log_ratio(_softmax_cols(ov, s["beta_open"])[k], len(ov),
                                               belief_module.EPSILON)
+        if w_sharp > 0 and s["beta_sharp"] != 1.0:
+            kinds[2, mover] += _log_ratio(_softmax_cols(values, s["beta_sharp"])[j], m,
+                                          belief_module.EPSILON)
+            if orders is not None:
+                kinds[2, mover] += _log_ratio(_softmax_cols(ov, s["beta_sharp"])[k], len(ov),
+                                              belief_module.EPSILON)
         if w_hide > 0:
             expo = _open_exposure(seen[mover] + base)  # moves x clans
+            if s["level"] >= 2:  # a hider who hides from a reader that expects hiders
+                inner_cols = INNER.temper_hide * _log_ratio(_softmax_cols(
+                    INNER.beta_hide * values - INNER.gamma * expo, 1.0), m, eps)
+                expo = _inner_exposure(seen[mover] + base, inner[mover] + inner_cols)
+                inner[mover] += inner_cols[j]
             score = s["beta_hide"] * values - s["gamma"] * expo
             kinds[1, mover] += s["temper_hide"] * _log_ratio(_softmax_cols(score, 1.0)[j], m, eps)
         seen[mover] += base[j] + seen_order
         opened = seen if s["beta_open"] == 1.0 else kinds[0]
+        flat = seen if s["beta_sharp"] == 1.0 else kinds[2]
         total = _logaddexp_rows(log_w[0] + s["temper"] * opened, log_w[1] + kinds[1],
                                 np.full((n, NUM_CLANS), log_w[2]),
-                                log_w[3] + s["temper_flat"] * seen)
+                                log_w[3] + s["temper_sharp"] * flat)
         out.append(total)
     return np.array(out)
 
@@ -218,16 +251,28 @@ def figures(rows: list[tuple[np.ndarray, int]]) -> dict:
     top = float((probs.argmax(axis=1) == onehot.argmax(axis=1)).mean())
     p, y = probs.ravel(), onehot.ravel()
     bins = np.minimum((p * 10).astype(int), 9)
-    table, ece = [], 0.0
+    # How many series (one reader's readings of one player through a game: a row) hold
+    # a reading in each bin: the independent draws calibration.Bin.overconfident counts.
+    series = np.zeros(10, int)
+    for r, _ in rows:
+        series[np.unique(np.minimum((r * 10).astype(int), 9))] += 1
+    table, ece, over = [], 0.0, 0.0
     for b in range(10):
         sel = bins == b
         if sel.any():
             mean, seen = float(p[sel].mean()), float(y[sel].mean())
             ece += sel.sum() * abs(mean - seen)
+            n = int(series[b])
+            low, high = wilson(seen * n, n)
+            # Further from the blind guess than came true (calibration.Bin.overconfident).
+            beyond = mean - high if mean >= 1 / k else low - mean
+            over += sel.sum() * max(0.0, beyond)
             table.append({"lo": b / 10, "hi": (b + 1) / 10, "count": int(sel.sum()),
-                          "mean": mean, "observed": seen})
+                          "series": n, "mean": mean, "observed": seen,
+                          "overconfident": beyond > 0})
     return {"readings": len(probs), "brier": brier, "uniform": (k - 1) / k,
-            "ece": ece / len(p), "top_right": top, "reliability": table}
+            "ece": ece / len(p), "top_right": top, "reliability": table,
+            "over": over / len(p)}
 
 
 def evaluate(games: list[dict], s: dict) -> dict:
@@ -267,24 +312,36 @@ def likelihood(games: list[dict], levels: set[str], beta_hide: float, gamma: flo
     return count, total / max(count, 1), gap / max(count, 1)
 
 
+#: The weight of the calibration error in :func:`loss`, of its part above
+#: :data:`ECE_GOAL` (the goal for every population), and of the readings' share that said
+#: more than came true (beyond the 95 % interval, times how far).
+ECE_WEIGHT = 2.0
+ECE_GOAL, ECE_OVER_WEIGHT = 0.025, 20.0
+OVER_WEIGHT = 20.0
+
+
 def loss(results: dict) -> float:
     """What the fit keeps down: over every population and reader kind, the Brier score
-    as a share of the uniform guess's, plus twice the calibration error."""
-    return sum(f["brier"] / f["uniform"] + 2.0 * f["ece"]
+    as a share of the uniform guess's, plus :data:`ECE_WEIGHT` times the calibration
+    error, :data:`ECE_OVER_WEIGHT` times its part above :data:`ECE_GOAL`, and
+    :data:`OVER_WEIGHT` times how far bins said more than came true."""
+    return sum(f["brier"] / f["uniform"] + ECE_WEIGHT * f["ece"]
+               + ECE_OVER_WEIGHT * max(0.0, f["ece"] - ECE_GOAL) + OVER_WEIGHT * f["over"]
                for res in results.values() for f in res.values())
 
 
 STEPS = {"open": (0.5, 0.8, 1.25, 2.0), "hide": (0.5, 0.8, 1.25, 2.0),
          "beta_hide": (0.5, 0.8, 1.25, 2.0), "gamma": (0.5, 0.8, 1.25, 2.0),
          "temper": (0.7, 0.85, 1.15, 1.4), "temper_hide": (0.7, 0.85, 1.15, 1.4),
-         "flat": (0.5, 0.8, 1.25, 2.0), "temper_flat": (0.5, 0.8, 1.25, 2.0)}
+         "sharp": (0.5, 0.8, 1.25, 2.0), "temper_sharp": (0.7, 0.85, 1.15, 1.4),
+         "beta_sharp": (0.7, 0.85, 1.15, 1.4)}
 
 
 def fit(data: dict, s: dict, rounds: int) -> dict:
     """Coordinate descent on :func:`loss`: each parameter of STEPS in turn multiplied by
     each of its factors, the best kept; ``rounds`` times over."""
     def score(setting: dict) -> float:
-        if (setting["open"] + setting["hide"] + setting["flat"] > 1.0
+        if (setting["open"] + setting["hide"] + setting["sharp"] > 1.0
                 or min(setting.values()) < 0):
             return math.inf
         return loss({name: evaluate(games, setting) for name, games in data.items()})
@@ -318,10 +375,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gamma", type=float, nargs="+", default=[0.0])
     parser.add_argument("--temper", type=float, nargs="+", default=[1.0])
     parser.add_argument("--temper-hide", type=float, nargs="+", default=[1.0])
-    parser.add_argument("--flat", type=float, nargs="+", default=[0.0],
+    parser.add_argument("--sharp", type=float, nargs="+", default=[0.0],
                         help="prior weight of an open player read flatter")
-    parser.add_argument("--temper-flat", type=float, nargs="+", default=[0.3])
+    parser.add_argument("--temper-sharp", type=float, nargs="+", default=[0.3])
+    parser.add_argument("--beta-sharp", type=float, nargs="+", default=[1.0],
+                        help="the flat kind's beta (1: DEFAULT_BETA)")
     parser.add_argument("--max-odds", type=float, nargs="+", default=[belief_module.MAX_ODDS])
+    parser.add_argument("--level", type=int, nargs="+", default=[1], choices=(1, 2),
+                        help="the hiders the hide kind expects: 1 hide from an open reader, "
+                             "2 from one that expects hiders of level 1 (INNER)")
     parser.add_argument("--table", action="store_true")
     parser.add_argument("--likelihood", metavar="LEVELS",
                         help="instead: how well the hiding kind, for each --beta-hide and "
@@ -348,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for values in itertools.product(*(getattr(args, k) for k in PARAMS)):
         s = dict(zip(PARAMS, values, strict=True))
-        if s["open"] + s["hide"] + s["flat"] > 1.0 + 1e-9:
+        if s["open"] + s["hide"] + s["sharp"] > 1.0 + 1e-9:
             continue
         results = {name: evaluate(games, s) for name, games in data.items()}
         if args.json:
@@ -363,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                 for kind, f in res.items():
                     print(f"    {kind}: " + "  ".join(
                         f"{b['lo']:.1f}:{b['count']}/{b['mean']:.2f}/{b['observed']:.2f}"
-                        for b in f["reliability"]))
+                        + ("!" if b["overconfident"] else "") for b in f["reliability"]))
         sys.stdout.flush()
     return 0
 

@@ -53,9 +53,10 @@ machine); ``LEVEL=Xs`` gives it X seconds; without it a level uses its default. 
 easy, normal, hard, random (a uniformly random legal move and village order), peeking
 (Hard told every player's true clan, for measuring only: scripts/research/peeking.py) and
 peeking-normal (Normal's search told them), hard-open and normal-open (Hard and Normal as
-they were before they hid their clan: what hiding is measured against), hard-aware and
-normal-aware (Hard and Normal reading the others with the reader that expects hiders,
-clans_pi.bots.belief.HIDING_AWARE), and hiding (Hard with ``--hiding W`` as its weight on
+they were before they hid their clan: what hiding is measured against), hard-naive and
+normal-naive (Hard and Normal reading the others, and hiding from them, as if every player
+played in the open, clans_pi.bots.belief.OPEN_MODEL: as they were before the game's reader
+expected hiders), and hiding (Hard with ``--hiding W`` as its weight on
 being read; Hard's own without it).
 
 **Budgets named after machines.** ``--budget pi`` gives every searching level the
@@ -91,7 +92,7 @@ sys.path.insert(0, str(ROOT))
 
 from clans_pi.bots import LEVELS, make_bot  # noqa: E402
 from clans_pi.bots.base import Budget, rebuild  # noqa: E402
-from clans_pi.bots.belief import HIDING_AWARE  # noqa: E402
+from clans_pi.bots.belief import OPEN_MODEL  # noqa: E402
 from clans_pi.bots.calibration import (  # noqa: E402
     LIKELY,
     SURE,
@@ -100,6 +101,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
     reliability,
     summarise,
     top_bands,
+    wilson,
 )
 from clans_pi.bots.parallel import SearchPool  # noqa: E402
 from clans_pi.bots.random_mover import RandomMover  # noqa: E402
@@ -121,10 +123,11 @@ HIDING = "hiding"
 #: The search levels as they were before they hid (LevelSettings.hiding 0: what
 #: hiding is measured against).
 OPEN = {"hard-open": "hard", "normal-open": "normal"}
-#: The search levels reading the others with the reader that expects hiders
-#: (belief.HIDING_AWARE, LevelSettings.reader) instead of the game's.
-AWARE = {"hard-aware": "hard", "normal-aware": "normal"}
-ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, *AWARE, PEEKING, PEEKING_NORMAL)
+#: The search levels reading the others, and hiding from them, as if every player played
+#: their clan in the open (belief.OPEN_MODEL; LevelSettings.reader and hides_from): the
+#: levels before the game's reader expected hiders.
+NAIVE = {"hard-naive": "hard", "normal-naive": "normal"}
+ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, *NAIVE, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
 NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 
@@ -142,7 +145,7 @@ HERE = {"hard": 10_000, "normal": 11_000}
 THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
 NAMED_BUDGETS = ("pi", "desktop")
 #: A level that searches as another does (its budgets are that level's).
-SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard", **OPEN, **AWARE}
+SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard", **OPEN, **NAIVE}
 
 
 class RandomBot:
@@ -288,8 +291,9 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
                                    level=spec.level))
         elif (weight := weight_of(spec)) is not None:  # a search level: with its weight
             level = SEARCHES_AS.get(spec.level, spec.level)
-            settings = replace(LEVEL_SETTINGS[level], hiding=weight,
-                               reader=HIDING_AWARE if spec.level in AWARE else None)
+            naive = OPEN_MODEL if spec.level in NAIVE else None
+            settings = replace(LEVEL_SETTINGS[level], hiding=weight, reader=naive,
+                               hides_from=naive)
             bot = SearchBot(board, chart, level=level, seed=bot_seed, budget=spec.budget,
                             settings=settings, pool=_pool(spec.workers, board, chart))
             bot.level = spec.level
@@ -333,17 +337,6 @@ def play_game(task: tuple[int, int, list[Spec], int]) -> list[SeatResult]:
             r.true_prob += probs[clans[j]]
             r.guesses.append((at[j].label, Guess.of(probs, clans[j], ruled_out=[clans[i]])))
     return results
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def percentile(values: list[float], q: float) -> float:
