@@ -79,17 +79,21 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
     (["hiding", "hard-open"], 0.5, [0.5, 0.0]),  # --hiding 0.5
     (["hiding", "normal"], None, [4.0, 1.2]),  # the hiding level without --hiding: Hard's
     (["normal", "hard"], {"normal": 0.1}, [0.1, 4.0]),  # --weights normal=0.1
+    (["hard-naive", "normal-naive"], None, [1.0, 0.3]),  # as they were, reading openly
 ])
 def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored(
         monkeypatch, levels, hiding, weights):
+    from clans_pi.bots.belief import OPEN_MODEL
     from clans_pi.bots.search_bot import SearchBot
 
-    made = []
+    made, open_readers = [], []
     init = SearchBot.__init__
 
     def recording_init(self, *args, **kwargs):
         init(self, *args, **kwargs)
         made.append(self.settings.hiding)
+        # Reads, and hides, as if everyone played in the open: the naive levels only.
+        open_readers.append(self.settings.reader is OPEN_MODEL is self._own.model)
 
     monkeypatch.setattr(SearchBot, "__init__", recording_init)
     specs = [tournament.parse_spec(f"{level}@20", {}, 1) for level in levels]
@@ -100,6 +104,7 @@ def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored
     assert [tournament.weight_of(s) for s in specs] == weights  # as the header prints them
     seats = tournament.play_game((0, 2, specs, 4))
     assert made == weights  # seat order of rotation 0
+    assert open_readers == [level in tournament.NAIVE for level in levels]
     assert [s.level for s in seats] == [f"{level}@20" for level in levels]
     # Points (R19) and the margin over the best other player: opposite at 2 players.
     assert seats[0].margin == seats[0].score - seats[1].score == -seats[1].margin

@@ -127,6 +127,9 @@ OPEN = {"hard-open": "hard", "normal-open": "normal"}
 #: their clan in the open (belief.OPEN_MODEL; LevelSettings.reader and hides_from): the
 #: levels before the game's reader expected hiders.
 NAIVE = {"hard-naive": "hard", "normal-naive": "normal"}
+#: Their weights on being read, as they were then (the open reader's readings swing more
+#: a move than the game's reader's).
+NAIVE_WEIGHTS = {"hard-naive": 1.0, "normal-naive": 0.3}
 ALL_LEVELS = ("random", *LEVELS, HIDING, *OPEN, *NAIVE, PEEKING, PEEKING_NORMAL)
 #: Levels whose guesses are not readings of the table (uniform, or told the truth).
 NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
@@ -401,7 +404,9 @@ def weight_of(spec: Spec) -> float | None:
     level = SEARCHES_AS.get(spec.level, spec.level)
     if level not in LEVEL_SETTINGS:
         return None
-    return spec.hiding if spec.hiding is not None else LEVEL_SETTINGS[level].hiding
+    if spec.hiding is not None:
+        return spec.hiding
+    return NAIVE_WEIGHTS.get(spec.level, LEVEL_SETTINGS[level].hiding)
 
 
 def describe(spec: Spec) -> str:
