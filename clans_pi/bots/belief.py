@@ -160,12 +160,19 @@ class ReaderModel:
     #: reader, and no sharp kind of its own beta): a hider who knows that the table
     #: expects hiding.
     hides_from: ReaderModel | None = None
+    #: The largest odds the moves alone can give one clan of a player over another
+    #: (:data:`MAX_ODDS`, unless a reader is fitted with fewer: how sure its readings
+    #: may become before the reveal).
+    max_odds: float = MAX_ODDS
 
     def __post_init__(self) -> None:
         if not (self.open > 0.0 and self.hide >= 0.0 and self.sharp >= 0.0
                 and self.open + self.hide + self.sharp < 1.0):
             raise ValueError(f"kind weights {self.open}, {self.hide}, {self.sharp}: each in "
                              "[0, 1), summing below 1 (some players move aimlessly)")
+        if not 1.0 < self.max_odds <= MAX_ODDS:
+            raise ValueError(f"max_odds {self.max_odds}: above 1 (else nothing is ever "
+                             f"read) and at most {MAX_ODDS:g}")
         if self.beta_sharp <= 0.0:
             raise ValueError(f"beta_sharp {self.beta_sharp}: a sharp player prefers better "
                              "moves (above 0)")
@@ -204,8 +211,14 @@ HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, tem
 
 #: The one reader of the game: the computers' guesses, the clans their search imagines,
 #: the reader their hiding hides from and the after-game chart
-#: (:mod:`clans_pi.history.hiding`). Fitted on recorded games (see the module's words).
-MODEL = HIDING_AWARE
+#: (:mod:`clans_pi.history.hiding`). It expects players who play their clan in the open
+#: (two kinds: most players loosely, a few sharply), players who hide it from a reader
+#: like :data:`HIDING_AWARE` (who knows that players hide), and aimless players; no run
+#: of moves gives one clan more than 8 times another's odds. Fitted on recorded games
+#: (see the module's words).
+MODEL = ReaderModel(open=0.065, hide=0.3125, beta_hide=0.64, gamma=40.0, temper=0.463,
+                    temper_hide=0.6647, sharp=0.01, beta_sharp=1.955, temper_sharp=0.85,
+                    hides_from=HIDING_AWARE, max_odds=8.0)
 
 #: One move's evidence, for each clan (CLANS order): the log ratio of its probability
 #: for an open player of that clan (:func:`move_evidence`), for a hiding one
@@ -384,7 +397,7 @@ def _reading(row: Sequence[float], hid: Sequence[float], keen: Sequence[float],
              model: ReaderModel, log_w: tuple[float, float, float, float]) -> list[float]:
     """:func:`exposure` of every clan."""
     logs = _kind_logs(row, hid, keen, model, log_w)
-    floor = max(logs) - _LOG_MAX_ODDS
+    floor = max(logs) - math.log(model.max_odds)
     logs = [max(v, floor) for v in logs]
     top = max(logs)
     weights = [math.exp(v - top) for v in logs]
@@ -466,6 +479,7 @@ class Belief:
         self.beta = beta
         self.model = model
         self._log_w = _log_weights(model)
+        self._log_max_odds = math.log(model.max_odds)
         self.hypotheses: list[Assignment] = (
             assignments(num_players, viewer, own_clan) if viewer is not None and own_clan
             else list(permutations(CLANS, num_players)))
@@ -554,7 +568,7 @@ class Belief:
         viewer's)."""
         logs = _kind_logs(row, hid, keen, self.model, self._log_w)
         own = CLAN_INDEX[self.own_clan] if self.own_clan is not None else -1
-        floor = max(v for c, v in enumerate(logs) if c != own) - _LOG_MAX_ODDS
+        floor = max(v for c, v in enumerate(logs) if c != own) - self._log_max_odds
         return [max(v, floor) for v in logs]
 
     def reveal(self, clans: Sequence[str]) -> None:

@@ -317,7 +317,7 @@ def likelihood(games: list[dict], levels: set[str], beta_hide: float, gamma: flo
 #: more than came true (beyond the 95 % interval, times how far).
 ECE_WEIGHT = 2.0
 ECE_GOAL, ECE_OVER_WEIGHT = 0.025, 20.0
-OVER_WEIGHT = 20.0
+OVER_WEIGHT = 100.0
 
 
 def loss(results: dict) -> float:
@@ -334,7 +334,14 @@ STEPS = {"open": (0.5, 0.8, 1.25, 2.0), "hide": (0.5, 0.8, 1.25, 2.0),
          "beta_hide": (0.5, 0.8, 1.25, 2.0), "gamma": (0.5, 0.8, 1.25, 2.0),
          "temper": (0.7, 0.85, 1.15, 1.4), "temper_hide": (0.7, 0.85, 1.15, 1.4),
          "sharp": (0.5, 0.8, 1.25, 2.0), "temper_sharp": (0.7, 0.85, 1.15, 1.4),
-         "beta_sharp": (0.7, 0.85, 1.15, 1.4)}
+         "beta_sharp": (0.7, 0.85, 1.15, 1.4), "max_odds": (0.8, 1.25, 2.0, 4.0)}
+
+
+#: The fit keeps the odds cap (max_odds) at least this: below it no seat's reading of a
+#: player could reach the chart's "Read from move k" (0.6 over 4 clans needs odds 4.5),
+#: and the uniform guess, never wrong and never useful, is what a loss that punishes
+#: over-confidence drifts to.
+MIN_ODDS = 8.0
 
 
 def fit(data: dict, s: dict, rounds: int) -> dict:
@@ -342,7 +349,7 @@ def fit(data: dict, s: dict, rounds: int) -> dict:
     each of its factors, the best kept; ``rounds`` times over."""
     def score(setting: dict) -> float:
         if (setting["open"] + setting["hide"] + setting["sharp"] > 1.0
-                or min(setting.values()) < 0):
+                or min(setting.values()) < 0 or setting["max_odds"] < MIN_ODDS):
             return math.inf
         return loss({name: evaluate(games, setting) for name, games in data.items()})
 
