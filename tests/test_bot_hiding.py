@@ -64,7 +64,7 @@ def fake_search(reveal: Move, hide: Move, monkeypatch, gap: float = 0.01):
 @pytest.mark.parametrize("players", [2, 3])
 def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_hides(
         monkeypatch, players):
-    state = midgame(20 + players, players, 2 * players)  # the mover has moved once or more
+    state = midgame(20 + players, players, 4 * players)  # the mover has moved 4 times
     me = state.current_player
     reveal, hide, shown, hidden = reveal_and_hide(state)
     # The one shows the clan more than the other: their difference outweighs 0.01.
@@ -79,7 +79,7 @@ def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_
 def test_the_levels_of_the_game_hide_hard_more_than_normal(monkeypatch, level):
     # The hiding move is worse by twice what it hides: Hard (weight 4) gives that up,
     # Normal (1.2, more lightly) does not; both give up a hundredth.
-    state = midgame(22, 2, 4)
+    state = midgame(22, 2, 8)
     reveal, hide, shown, hidden = reveal_and_hide(state)
     assert shown - hidden > 0.02, (shown, hidden)
     obs = state.observation(state.current_player)
