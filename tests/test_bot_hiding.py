@@ -24,7 +24,7 @@ from clans_pi.bots.belief import (
     moves_evidence,
 )
 from clans_pi.bots.ismcts import Result
-from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot, hidden_from
 from clans_pi.rules import record
 from clans_pi.rules.moves import Move
 from tests.rules_helpers import BOARD, CHART, midgame
@@ -42,7 +42,7 @@ def reveal_and_hide(state):
     """The legal move after which a reader is surest of the mover's clan, and the one after
     which it is least sure, with both exposures."""
     me = state.current_player
-    reading = OwnReading(BOARD, CHART, model=MODEL)  # the reader the levels hide from
+    reading = OwnReading(BOARD, CHART, model=hidden_from())  # the reader the levels hide from
     public = reading.update(state.observation(me))
     assert public.legal_moves() == state.legal_moves()
     shown = reading.exposures(public, state.clan_of(me))
@@ -198,3 +198,13 @@ def test_r22_the_others_secret_clans_never_change_the_hiding_move_or_guess(playe
         guess = bot.guess(obs)
         seen.add((bot.choose(obs), tuple(sorted((p, tuple(g.items())) for p, g in guess.items()))))
     assert len(seen) == 1
+
+
+def test_the_levels_hide_from_the_reader_the_game_s_reader_expects_hiders_to_hide_from():
+    """The game's reader models a hider as hiding from MODEL.hides_from; the levels hide
+    from exactly that reader, so their hiding is what the reader expects (a level that hid
+    from the game's reader itself would be a kind of player it does not model)."""
+    assert MODEL.hides_from is not None and hidden_from() is MODEL.hides_from
+    for level in ("hard", "normal"):
+        bot = SearchBot(BOARD, CHART, level=level, seed=1, budget=SMALL)
+        assert bot._own.model is MODEL.hides_from

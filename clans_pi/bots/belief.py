@@ -54,26 +54,30 @@ mover, whose moves cannot correct it (docs/journal.md, 2026-11-25).
 reveal (R20): without it, a player who plays the heuristic's best moves ended a game with
 1.0 on a clan in floating point. It changed the Brier score of those games by under 0.001.
 
-**Players who hide.** Today's Hard and Normal hide their clan from exactly this reading
-(search_bot.py: the hiding term weighs :func:`exposure`), and against them it is
-confidently wrong: on 241 held-out games of hiding levels at the chart's budgets every
-other seat's Brier score was 0.927 (uniform 0.750) and the onlooker's 1.033 (0.800). So the
-model is a :class:`ReaderModel`: a mixture over kinds of player, whose weights each
-player's moves update. Besides the open and aimless players above, a player may *hide*
-(:func:`hide_evidence`: good moves for their clan that keep an open reader's probability of
-it low) or play their clan *less plainly* (the open evidence flattened by a power).
-:data:`OPEN_MODEL` is the reading described above and is still the game's (:data:`MODEL`).
-:data:`HIDING_AWARE` was fitted on recorded games of four populations (open levels, hiding
-levels, random movers, a mix: scripts/research/reader_fit.py) and checked on games of other
-seeds: about hiders it gives a Brier score of 0.630 (seats) and 0.678 (the onlooker),
-calibration error 0.016, its top guess right 43 %; about the mix 0.674 and 0.717; about
-random movers the blind guess's. But it reads open players less sharply (0.575 against
-0.460, its top guess right 60 % against 65 %), so the game keeps :data:`OPEN_MODEL` until
-that is weighed (docs/journal.md, 2026-11-28). Most players are, to it, aimless (weight
-0.875): each player's evidence is flattened, and only moves that fit a kind well move it.
+**Players who hide.** Hard and Normal hide their clan (search_bot.py), and a reader that
+takes every move at face value is confidently wrong about them: on 241 held-out games of
+hiding levels every other seat's Brier score was 0.927 (uniform 0.750). So the model is a
+:class:`ReaderModel`: a mixture over kinds of player, whose weights each player's moves
+update. Besides the open and aimless players above, a player may play their clan in the
+open *sharply* (at their own beta) or *hide* it (:func:`hide_evidence`: good moves for
+their clan that keep a reader's probability of it low). :data:`OPEN_MODEL` is the reading
+described above: what the levels were before they expected hiders. :data:`HIDING_AWARE`
+(2026-11-28) expects hiders who hide from an open reader. The game's reader,
+:data:`MODEL`, expects hiders who hide from a reader like :data:`HIDING_AWARE`, one that
+knows that players hide (``hides_from``): the hider a poker program models, who bluffs
+against an opponent who knows they may bluff. Its weights and sharpnesses were fitted by
+scripts/research/reader_fit.py on recorded games of four populations (open levels, hiding
+levels, random movers, a mix; seed 101) and checked on games of another seed played by
+the game as it is: docs/figures.md#calibration-populations, docs/journal.md (2026-12-02).
+Most players are, to it, aimless (weight 0.61): each player's evidence is flattened, only
+moves that fit a kind well move it, and no run of moves gives one clan more than 8 times
+another's odds (``max_odds``: with more, its sure readings of hiders came true less often
+than they said). So it reads players who play their clan in the open less sharply than
+:data:`OPEN_MODEL` did, and players who hide far better.
 
-Cost: an update evaluates every legal move (about 1.3 ms here, 0.6 ms more with a hiding
-kind); a whole game's replay from scratch about 40 ms.
+Cost: an update evaluates every legal move (about 1.3 ms here with :data:`OPEN_MODEL`,
+about four times that with :data:`MODEL`, whose hiders' moves are weighed against every
+other legal move twice); a whole 4-player game's replay from scratch about 0.2 s.
 """
 
 from __future__ import annotations
@@ -198,14 +202,9 @@ class ReaderModel:
 #: what the hide kind of :data:`MODEL` assumes a hider hides from.
 OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
 
-#: A reader fitted to expect hiders (scripts/research/reader_fit.py, docs/journal.md
-#: 2026-11-28): on games it was not fitted on, well under the blind guess's Brier score and
-#: calibrated to 0.02 about hiding players and today's mix, at the blind guess about random
-#: movers; but it reads players who play their clan in the open less sharply than
-#: :data:`OPEN_MODEL` (Brier 0.575 against 0.460, uniform 0.750), and the hiding term
-#: does not hide from it, so it is not yet the game's reader. A Hard reading with it
-#: (:attr:`.search_bot.LevelSettings.reader`) beat today's Hard 0.693 of 96 two-player
-#: games at a Pi's budget.
+#: A reader that expects hiders who hide from an open reader (fitted by
+#: scripts/research/reader_fit.py, docs/journal.md 2026-11-28, on hiders of that kind):
+#: the reader the game's reader expects its hiders to hide from.
 HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
                            temper_hide=0.68)
 

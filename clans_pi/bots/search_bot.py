@@ -14,12 +14,13 @@ well they read the others and how the search spends its iterations (settings in
 
 Both also hide their own clan (:attr:`LevelSettings.hiding`). While its workers search
 (or before searching, on one core), the bot works out for each legal move how plainly it
-would show the bot's clan to the game's reader (:data:`.belief.MODEL`, which expects some
-players to hide: :class:`.belief.OwnReading`, :func:`.belief.exposure`; its own public
-moves only, R22); after the search, among the root's moves searched at least a quarter as
-often as the most searched, it plays the best mean reward less the weight times that
-probability. A root-level term, one move ahead: the search below does not model readers
-reacting.
+would show the bot's clan to a reader who knows that players hide: the reader the game's
+reader expects a hider to hide from (:func:`hidden_from`, :class:`.belief.OwnReading`,
+:func:`.belief.exposure`; its own public moves only, R22), so that the game's reader models
+the levels' hiding as they do it; after the search, among the root's moves searched at
+least a quarter as often as the most searched, it plays the best mean reward less the
+weight times that probability. A root-level term, one move ahead: the search below does
+not model readers reacting.
 
 Both guess the others' clans from the same belief (shown at the reveal). Reproducible: the
 search's random numbers are seeded from ``(seed, viewer, ply)``, so the same observation,
@@ -79,7 +80,8 @@ class LevelSettings:
     #: How it reads the others' clans, for its guesses and its determinisations
     #: (:class:`.belief.ReaderModel`); None: the game's reader, :data:`.belief.MODEL`.
     reader: ReaderModel | None = None
-    #: The reader it hides from (:class:`.belief.OwnReading`); None: the game's reader.
+    #: The reader it hides from (:class:`.belief.OwnReading`); None: the one the game's
+    #: reader expects a hider to hide from (:func:`hidden_from`).
     hides_from: ReaderModel | None = None
 
 
@@ -91,6 +93,14 @@ LEVEL_SETTINGS: dict[str, LevelSettings] = {
         reuse=True, hiding=4.0,
     ),
 }
+
+
+def hidden_from() -> ReaderModel:
+    """The reader the levels hide from: the one the game's reader (:data:`.belief.MODEL`)
+    expects its hiders to hide from, so that it models a hiding level's choice as that
+    level makes it (a level hiding from the game's reader itself would fool it: the next
+    step of the regress, which the game's reader does not model)."""
+    return belief_module.MODEL.hides_from or belief_module.OPEN_MODEL
 
 
 @dataclass(frozen=True)
@@ -130,8 +140,9 @@ class SearchBot:
         #: Worker processes to search on (:mod:`.parallel`); None: this process, one core.
         self.pool = pool
         self._tracker = BeliefTracker(board, chart, model=settings.reader)
-        # How the table reads this bot (hiding).
-        self._own = OwnReading(board, chart, model=settings.hides_from or belief_module.MODEL)
+        # How the table reads this bot (hiding): as the reader that the game's reader
+        # expects a hider to hide from (its model of a hider is then exactly this bot's).
+        self._own = OwnReading(board, chart, model=settings.hides_from or hidden_from())
         self._lock = threading.Lock()  # the UI may ask for a guess while a search runs
         self._searching = threading.Lock()
         self._owner = uuid.uuid4().hex  # names this bot's trees in the pool's workers

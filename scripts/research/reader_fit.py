@@ -17,15 +17,17 @@ reliability table (bins of 0.1: count, mean probability, how often it came true)
 
 The reader is belief.py's :class:`ReaderModel`, a mixture over kinds of player whose
 weights the moves update, every weight and sharpness a parameter: ``open`` (plays for
-their clan: softmax of the heuristic's value, DEFAULT_BETA; its log ratio times
-``temper``), ``flat`` (the same, times ``temper_sharp``), ``hide`` (plays for their clan
-while keeping down how plainly an open reader sees it: softmax of beta_hide times the
-value less gamma times that exposure; its log ratio times ``temper_hide``) and aimless
-(the rest: uniform). Its defaults are belief.OPEN_MODEL's. It gives the same readings as
-belief.Belief with the same model (checked against hiding_calibration.py ``--model``).
-``--fit ROUNDS`` runs a coordinate descent on :func:`loss` over every file at once;
-``--likelihood LEVELS`` says instead how well the hiding kind explains those levels' moves
-(:func:`likelihood`: the first step of the journal's fit).
+their clan: softmax of the heuristic's value, DEFAULT_BETA, or ``beta_open``; its log ratio
+times ``temper``), ``sharp`` (the same at ``beta_sharp``, times ``temper_sharp``),
+``hide`` (plays for their clan while keeping down how plainly a reader sees it: softmax of
+beta_hide times the value less gamma times that reader's probability of the clan; the
+reader is an open one with ``--level 1``, belief.HIDING_AWARE with ``--level 2``; its log
+ratio times ``temper_hide``) and aimless (the rest: uniform); ``max_odds`` caps the odds
+between two clans. Its defaults are belief.OPEN_MODEL's. It gives the same readings as
+belief.Belief with the same model (checked against hiding_calibration.py to three
+decimals). ``--fit ROUNDS`` runs a coordinate descent on :func:`loss` over every file at
+once; ``--likelihood LEVELS`` says instead how well the hiding kind explains those
+levels' moves (:func:`likelihood`: the first step of the fit of 2026-11-28).
 
 Usage::
 
@@ -34,16 +36,18 @@ Usage::
     scripts/research/reader_fit.py open-101.jsonl hiding-101.jsonl \\
         --hide 0 0.3 --gamma 4 8 [--thin 3] [--table] [--json] [--fit 2]
 
-The four populations of the journal's entry (2026-11-28), 241 games each, seed 101 to fit
-and 202 to hold out, one ``play`` at a time (about 5 minutes each here; random movers
-seconds)::
+The four populations of the journal's entries (2026-11-28, 2026-12-02), 240 games each
+(80 per player count), seed 101 to fit, one ``play`` at a time (5 to 20 minutes each here;
+random movers seconds). What the hiding and mix populations hold depends on the levels as
+they were played: their hiders hide from the game's reader of the time. The game's reader
+is checked on other games (seed 32) by scripts/bench/figures.py's calibration rows::
 
-    for seed in 101 202; do for pop in random:random hiding:hard,normal \
-            open:hard-open,normal-open,easy mix:hard,normal,easy,random; do
+    for pop in random:random hiding:hard,normal open:hard-open,normal-open,easy \
+            mix:hard,normal,easy,random; do
         nice -n 19 .venv/bin/python -m scripts.research.belief_sweep play \
-            --out ${pop%%:*}-$seed.jsonl --games 80 --players 2 3 4 --levels ${pop#*:} \
-            --budget hard=500 normal=150 --seed $seed
-    done; done
+            --out ${pop%%:*}-101.jsonl --games 80 --players 2 3 4 --levels ${pop#*:} \
+            --budget hard=500 normal=150 --seed 101
+    done
 """
 
 from __future__ import annotations
@@ -120,8 +124,7 @@ def _open_exposure(rows: np.ndarray) -> np.ndarray:
 
 #: The reader a hider of ``level`` 2 hides from: one that expects hiders of level 1
 #: (who hide from an open reader), belief.py's first fit.
-INNER = belief_module.ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0,
-                                  temper=0.5, temper_hide=0.68)
+INNER = belief_module.HIDING_AWARE
 
 
 def _inner_exposure(rows: np.ndarray, hid: np.ndarray) -> np.ndarray:
@@ -182,10 +185,10 @@ def player_logs(game: dict, s: dict) -> np.ndarray:
             kinds[1, mover] += s["temper_hide"] * _log_ratio(_softmax_cols(score, 1.0)[j], m, eps)
         seen[mover] += base[j] + seen_order
         opened = seen if s["beta_open"] == 1.0 else kinds[0]
-        flat = seen if s["beta_sharp"] == 1.0 else kinds[2]
+        keen = seen if s["beta_sharp"] == 1.0 else kinds[2]
         total = _logaddexp_rows(log_w[0] + s["temper"] * opened, log_w[1] + kinds[1],
                                 np.full((n, NUM_CLANS), log_w[2]),
-                                log_w[3] + s["temper_sharp"] * flat)
+                                log_w[3] + s["temper_sharp"] * keen)
         out.append(total)
     return np.array(out)
 
@@ -383,10 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--temper", type=float, nargs="+", default=[1.0])
     parser.add_argument("--temper-hide", type=float, nargs="+", default=[1.0])
     parser.add_argument("--sharp", type=float, nargs="+", default=[0.0],
-                        help="prior weight of an open player read flatter")
+                        help="prior weight of an open player of their own beta")
     parser.add_argument("--temper-sharp", type=float, nargs="+", default=[0.3])
     parser.add_argument("--beta-sharp", type=float, nargs="+", default=[1.0],
-                        help="the flat kind's beta (1: DEFAULT_BETA)")
+                        help="the sharp kind's beta (1: DEFAULT_BETA)")
     parser.add_argument("--max-odds", type=float, nargs="+", default=[belief_module.MAX_ODDS])
     parser.add_argument("--level", type=int, nargs="+", default=[1], choices=(1, 2),
                         help="the hiders the hide kind expects: 1 hide from an open reader, "
