@@ -65,14 +65,19 @@ described above: what the levels were before they expected hiders. :data:`HIDING
 (2026-11-28) expects hiders who hide from an open reader. The game's reader,
 :data:`MODEL`, expects hiders who hide from a reader like :data:`HIDING_AWARE`, one that
 knows that players hide (``hides_from``): the hider a poker program models, who bluffs
-against an opponent who knows they may bluff. Its weights and sharpnesses were fitted by
-scripts/research/reader_fit.py on recorded games of four populations (open levels, hiding
-levels, random movers, a mix; seed 101) and checked on games of another seed played by
-the game as it is: docs/figures.md#calibration-populations, docs/journal.md (2026-12-02).
-Most players are, to it, aimless (weight 0.61): each player's evidence is flattened, only
-moves that fit a kind well move it, and no run of moves gives one clan more than 8 times
-another's odds (``max_odds``: with more, its sure readings of hiders came true less often
-than they said). So it reads players who play their clan in the open less sharply than
+against an opponent who knows they may bluff. Hard and Normal hide from
+:data:`HIDING_AWARE` (search_bot.hidden_from), so the game's reader models their hiding as
+they do it. Hiders who hid from the game's reader itself, a step further, would fool it:
+on 18 games of such hiders its seats' Brier score was 0.981 (blind 0.750), where
+:data:`HIDING_AWARE`'s was 0.596 (docs/journal.md, 2026-12-02). Its weights and
+sharpnesses were fitted by scripts/research/reader_fit.py on recorded games of four
+populations (open levels, hiding levels, random movers, a mix; seed 101) and checked on
+games of another seed played by the game as it is
+(docs/figures.md#calibration-populations, docs/journal.md, 2026-12-02). Most players are,
+to it, aimless (weight 0.61): each player's evidence is flattened, only moves that fit a
+kind well move it, and no run of moves gives one clan more than 8 times another's odds
+(``max_odds``: with more, its sure readings of hiders came true less often than they
+said). So it reads players who play their clan in the open less sharply than
 :data:`OPEN_MODEL` did, and players who hide far better.
 
 Cost: an update evaluates every legal move (about 1.3 ms here with :data:`OPEN_MODEL`,
@@ -208,13 +213,13 @@ OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
 HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
                            temper_hide=0.68)
 
-#: The one reader of the game: the computers' guesses, the clans their search imagines,
-#: the reader their hiding hides from and the after-game chart
-#: (:mod:`clans_pi.history.hiding`). It expects players who play their clan in the open
-#: (two kinds: most players loosely, a few sharply), players who hide it from a reader
-#: like :data:`HIDING_AWARE` (who knows that players hide), and aimless players; no run
-#: of moves gives one clan more than 8 times another's odds. Fitted on recorded games
-#: (see the module's words).
+#: The one reader of the game: the computers' guesses, the clans their search imagines
+#: and the after-game chart (:mod:`clans_pi.history.hiding`). It expects players who play
+#: their clan in the open (two kinds: most players loosely, a few sharply), players who
+#: hide it from a reader like :data:`HIDING_AWARE` (who knows that players hide: the
+#: reader Hard and Normal hide from, so that this one models their hiding as they do it),
+#: and aimless players; no run of moves gives one clan more than 8 times another's odds.
+#: Fitted on recorded games (see the module's words).
 MODEL = ReaderModel(open=0.065, hide=0.3125, beta_hide=0.64, gamma=40.0, temper=0.463,
                     temper_hide=0.6647, sharp=0.01, beta_sharp=1.955, temper_sharp=0.85,
                     hides_from=HIDING_AWARE, max_odds=8.0)
