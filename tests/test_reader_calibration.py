@@ -64,3 +64,26 @@ def test_the_reader_the_levels_hide_from_is_fooled(kind):
     wrong about them, which is why the game reads with a reader that models that hiding."""
     f = calibration(HIDING_AWARE)[kind]
     assert f["brier"] > f["uniform"] + 0.1
+
+
+def test_the_verdicts_the_calibration_reports_are_the_chart_s():
+    """hiding_calibration.verdicts reads a game as the after-game chart does: the same
+    verdict and line's end for every player (clans_pi.history.hiding), with what the other
+    seats' top guesses were."""
+    from clans_pi.history.hiding import analyse_record
+    from clans_pi.rules.board import load_default_board
+    from clans_pi.rules.epochs import load_default_chart
+    from scripts.research.hiding_calibration import verdicts
+
+    board, chart = load_default_board(), load_default_chart()
+    kinds = set()
+    for line in GAMES.read_text(encoding="utf-8").splitlines()[::3]:
+        rec = json.loads(line)["record"]
+        ours = verdicts(rec)
+        chart_s = analyse_record(rec, board, chart).players
+        assert [v["verdict"] for v in ours] == [p.verdict.kind for p in chart_s]
+        assert [v["end"] for v in ours] == pytest.approx([p.table[-1] for p in chart_s], abs=1e-5)
+        for v in ours:
+            assert 0.0 <= v["top_right"] <= 1.0 and 0.0 < v["wrong_top"] < 1.0
+            kinds.add(v["verdict"])
+    assert len(kinds) >= 2  # the sample is not all one verdict

@@ -63,9 +63,9 @@ from clans_pi.rules.state import GameState  # noqa: E402
 MODELS = {"game": MODEL, "open": OPEN_MODEL, "hiding-aware": HIDING_AWARE}
 
 
-def readings(rec: dict, every: int, model: ReaderModel = MODEL):
-    """Per reader kind ("seat", "onlooker"): (probabilities over the possible clans, the
-    true clan) after every ``every``-th move, for every player the reader does not hold."""
+def _read_along(rec: dict, model: ReaderModel):
+    """Replay the game of ``rec`` with every seat's belief and an onlooker's: after each
+    move, yield its number (from 1), the clans, the seats' beliefs and the onlooker's."""
     board, chart = load_default_board(), load_default_chart()
     final = record.replay(rec, board, chart, undo=False)
     n, clans = final.num_players, final.clans
@@ -73,14 +73,20 @@ def readings(rec: dict, every: int, model: ReaderModel = MODEL):
     state = GameState(board, chart, final.players, clans, huts)
     seats = [Belief(n, v, clans[v], model=model) for v in range(n)]
     onlooker = Belief(n, None, None, model=model)
-    out: dict[str, list[tuple[Guess, tuple]]] = {"seat": [], "onlooker": []}
     for k, move in enumerate(final.moves, start=1):
         mover = state.current_player
-        # The onlooker sees every move.
-        evidence = onlooker.read(state, move)
+        evidence = onlooker.read(state, move)  # the onlooker sees every move
         for b in (*seats, onlooker):
             b.take(mover, evidence)
         state.push(move, undo=False)
+        yield k, clans, seats, onlooker
+
+
+def readings(rec: dict, every: int, model: ReaderModel = MODEL):
+    """Per reader kind ("seat", "onlooker"): (probabilities over the possible clans, the
+    true clan) after every ``every``-th move, for every player the reader does not hold."""
+    out: dict[str, list[tuple[Guess, tuple]]] = {"seat": [], "onlooker": []}
+    for k, clans, seats, onlooker in _read_along(rec, model):
         if k % every:
             continue
         for kind, beliefs in (("seat", seats), ("onlooker", [onlooker])):
@@ -98,28 +104,20 @@ def verdicts(rec: dict, model: ReaderModel = MODEL) -> list[dict]:
     the other seats of the probability on the true clan after each move), the line's end,
     how many of the other seats' top guesses named the true clan, and the highest
     probability a seat gave a wrong clan (their mean)."""
-    board, chart = load_default_board(), load_default_chart()
-    final = record.replay(rec, board, chart, undo=False)
-    n, clans = final.num_players, final.clans
-    huts = {t: CLANS[c] for t, c in enumerate(final.initial_huts)}
-    state = GameState(board, chart, final.players, clans, huts)
-    seats = [Belief(n, v, clans[v], model=model) for v in range(n)]
-    onlooker = Belief(n, None, None, model=model)
-    curves: list[list[float]] = [[SEAT_BLIND] for _ in range(n)]
-    for move in final.moves:
-        mover = state.current_player
-        evidence = onlooker.read(state, move)
-        for b in (*seats, onlooker):
-            b.take(mover, evidence)
-        state.push(move, undo=False)
+    curves: list[list[float]] = []
+    clans: tuple[str, ...] = ()
+    seats: list[Belief] = []
+    for _, clans, seats, _ in _read_along(rec, model):
+        n = len(clans)
+        curves = curves or [[SEAT_BLIND] for _ in range(n)]
         marginals = [b.marginals() for b in seats]
         for p in range(n):
             others = [m[p][clans[p]] for v, m in enumerate(marginals) if v != p]
             curves[p].append(sum(others) / len(others))
     out = []
-    for p in range(n):
+    for p, curve in enumerate(curves):
         guesses = [m[p] for v, m in enumerate(b.marginals() for b in seats) if v != p]
-        out.append({"verdict": verdict_of(curves[p]).kind, "end": curves[p][-1],
+        out.append({"verdict": verdict_of(curve).kind, "end": curve[-1],
                     "top_right": sum(max(g, key=g.__getitem__) == clans[p] for g in guesses)
                     / len(guesses),
                     "wrong_top": sum(max(q for c, q in g.items() if c != clans[p])
