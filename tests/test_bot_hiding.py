@@ -18,6 +18,7 @@ from clans_pi.bots.base import assignments
 from clans_pi.bots.belief import (
     HIDING_AWARE,
     MODEL,
+    OPEN_MODEL,
     BeliefTracker,
     OwnReading,
     move_evidence,
@@ -77,15 +78,15 @@ def test_of_two_moves_of_nearly_equal_value_the_hiding_level_picks_the_one_that_
 
 @pytest.mark.parametrize("level", ["hard", "normal"])
 def test_the_levels_of_the_game_hide_hard_more_than_normal(monkeypatch, level):
-    # The hiding move is worse by twice what it hides: Hard (weight 4) gives that up,
-    # Normal (1.2, more lightly) does not; both give up a hundredth.
+    # The hiding move is worse by half of what it hides: Hard (weight 1) gives that up,
+    # Normal (0.3, more lightly) does not; both give up a hundredth.
     state = midgame(22, 2, 8)
     reveal, hide, shown, hidden = reveal_and_hide(state)
     assert shown - hidden > 0.02, (shown, hidden)
     obs = state.observation(state.current_player)
     fake_search(reveal, hide, monkeypatch)
     assert SearchBot(BOARD, CHART, level=level, seed=3, budget=SMALL).choose(obs) == hide
-    fake_search(reveal, hide, monkeypatch, gap=(shown - hidden) * 2)
+    fake_search(reveal, hide, monkeypatch, gap=(shown - hidden) / 2)
     chosen = SearchBot(BOARD, CHART, level=level, seed=3, budget=SMALL).choose(obs)
     assert chosen == (hide if level == "hard" else reveal)
     assert LEVEL_SETTINGS["normal"].hiding < LEVEL_SETTINGS["hard"].hiding
@@ -204,7 +205,7 @@ def test_the_levels_hide_from_the_reader_the_game_s_reader_expects_hiders_to_hid
     """The game's reader models a hider as hiding from MODEL.hides_from; the levels hide
     from exactly that reader, so their hiding is what the reader expects (a level that hid
     from the game's reader itself would be a kind of player it does not model)."""
-    assert MODEL.hides_from is not None and hidden_from() is MODEL.hides_from
+    assert hidden_from() is (MODEL.hides_from or OPEN_MODEL)
     for level in ("hard", "normal"):
         bot = SearchBot(BOARD, CHART, level=level, seed=1, budget=SMALL)
-        assert bot._own.model is MODEL.hides_from
+        assert bot._own.model is hidden_from()

@@ -75,10 +75,10 @@ def test_a_short_tournament_on_two_workers_prints_its_tables():
 
 @pytest.mark.parametrize(("levels", "hiding", "weights"), [
     (["hard-open", "normal-open"], None, [0.0, 0.0]),  # not hiding: what hiding is measured against
-    (["hard", "normal"], None, [4.0, 1.2]),  # the game's levels hide by default
+    (["hard", "normal"], None, [1.0, 0.3]),  # the game's levels hide by default
     (["hiding", "hard-open"], 0.5, [0.5, 0.0]),  # --hiding 0.5
-    (["hiding", "normal"], None, [4.0, 1.2]),  # the hiding level without --hiding: Hard's
-    (["normal", "hard"], {"normal": 0.1}, [0.1, 4.0]),  # --weights normal=0.1
+    (["hiding", "normal"], None, [1.0, 0.3]),  # the hiding level without --hiding: Hard's
+    (["normal", "hard"], {"normal": 0.1}, [0.1, 1.0]),  # --weights normal=0.1
     (["hard-naive", "normal-naive"], None, [1.0, 0.3]),  # as they were, reading openly
 ])
 def test_each_level_plays_with_its_weight_on_being_read_and_every_seat_is_scored(

@@ -213,16 +213,21 @@ OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
 HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
                            temper_hide=0.68)
 
+#: A reader that expects hiders who hide from a reader like :data:`HIDING_AWARE`, who
+#: knows that players hide (scripts/research/reader_fit.py ``--level 2``, docs/journal.md
+#: 2026-12-02): calibrated about such hiders, but against Hard as the game has it, whose
+#: hiders hide from an open reader, a Hard reading with it and hiding from
+#: :data:`HIDING_AWARE` lost 0.896 of 96 two-player games; research, not the game's.
+KNOWING_HIDERS = ReaderModel(open=0.065, hide=0.3125, beta_hide=0.64, gamma=40.0,
+                             temper=0.463, temper_hide=0.6647, sharp=0.01, beta_sharp=1.955,
+                             temper_sharp=0.85, hides_from=HIDING_AWARE, max_odds=8.0)
+
 #: The one reader of the game: the computers' guesses, the clans their search imagines
 #: and the after-game chart (:mod:`clans_pi.history.hiding`). It expects players who play
-#: their clan in the open (two kinds: most players loosely, a few sharply), players who
-#: hide it from a reader like :data:`HIDING_AWARE` (who knows that players hide: the
-#: reader Hard and Normal hide from, so that this one models their hiding as they do it),
-#: and aimless players; no run of moves gives one clan more than 8 times another's odds.
-#: Fitted on recorded games (see the module's words).
-MODEL = ReaderModel(open=0.065, hide=0.3125, beta_hide=0.64, gamma=40.0, temper=0.463,
-                    temper_hide=0.6647, sharp=0.01, beta_sharp=1.955, temper_sharp=0.85,
-                    hides_from=HIDING_AWARE, max_odds=8.0)
+#: their clan in the open, players who hide it from an open reader (as Hard and Normal
+#: do: search_bot.hidden_from) and aimless players: it models the levels' hiding as they
+#: do it. Fitted on recorded games (see the module's words).
+MODEL = HIDING_AWARE
 
 #: One move's evidence, for each clan (CLANS order): the log ratio of its probability
 #: for an open player of that clan (:func:`move_evidence`), for a hiding one

@@ -87,10 +87,10 @@ class LevelSettings:
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {
     "normal": LevelSettings(Budget(seconds=0.2), Settings(), belief_sampling=False,
-                            hiding=1.2),
+                            hiding=0.3),
     "hard": LevelSettings(
         Budget(seconds=1.0), Settings(widening=0.5, ordered=True), belief_sampling=True,
-        reuse=True, hiding=4.0,
+        reuse=True, hiding=1.0,
     ),
 }
 
