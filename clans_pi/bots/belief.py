@@ -58,31 +58,28 @@ reveal (R20): without it, a player who plays the heuristic's best moves ended a 
 takes every move at face value is confidently wrong about them: on 241 held-out games of
 hiding levels every other seat's Brier score was 0.927 (uniform 0.750). So the model is a
 :class:`ReaderModel`: a mixture over kinds of player, whose weights each player's moves
-update. Besides the open and aimless players above, a player may play their clan in the
-open *sharply* (at their own beta) or *hide* it (:func:`hide_evidence`: good moves for
-their clan that keep a reader's probability of it low). :data:`OPEN_MODEL` is the reading
-described above: what the levels were before they expected hiders. :data:`HIDING_AWARE`
-(2026-11-28) expects hiders who hide from an open reader. The game's reader,
-:data:`MODEL`, expects hiders who hide from a reader like :data:`HIDING_AWARE`, one that
-knows that players hide (``hides_from``): the hider a poker program models, who bluffs
-against an opponent who knows they may bluff. Hard and Normal hide from
-:data:`HIDING_AWARE` (search_bot.hidden_from), so the game's reader models their hiding as
-they do it. Hiders who hid from the game's reader itself, a step further, would fool it:
-on 18 games of such hiders its seats' Brier score was 0.981 (blind 0.750), where
-:data:`HIDING_AWARE`'s was 0.596 (docs/journal.md, 2026-12-02). Its weights and
-sharpnesses were fitted by scripts/research/reader_fit.py on recorded games of four
-populations (open levels, hiding levels, random movers, a mix; seed 101) and checked on
-games of another seed played by the game as it is
-(docs/figures.md#calibration-populations, docs/journal.md, 2026-12-02). Most players are,
-to it, aimless (weight 0.61): each player's evidence is flattened, only moves that fit a
-kind well move it, and no run of moves gives one clan more than 8 times another's odds
-(``max_odds``: with more, its sure readings of hiders came true less often than they
-said). So it reads players who play their clan in the open less sharply than
-:data:`OPEN_MODEL` did, and players who hide far better.
+update. Besides the open and aimless players above, a player may *hide*
+(:func:`hide_evidence`: good moves for their clan that keep a reader's probability of it
+low), or play their clan in the open *sharply* (at a beta of their own).
+:data:`OPEN_MODEL` is the reading described above. The game's reader, :data:`MODEL`, is
+:data:`HIDING_AWARE`: it expects hiders who hide from an open reader, as Hard and Normal
+do (search_bot.hidden_from), so it models the levels' hiding as they do it. It was fitted
+on recorded games of four populations (open levels, hiding levels, random movers, a mix:
+scripts/research/reader_fit.py, 2026-11-28) and is checked on games of another seed played
+by the game as it is: docs/figures.md#calibration-populations. Most players are, to it,
+aimless (weight 0.875): each player's evidence is flattened, and only moves that fit a
+kind well move it; so it reads players who play their clan in the open less sharply than
+:data:`OPEN_MODEL`, and hiders far better. A step further, :data:`KNOWING_HIDERS` expects
+hiders who hide from a reader like :data:`HIDING_AWARE` (``hides_from``): the bluffer who
+knows the table expects bluffs. It is honest about such hiders, but a Hard that read with
+it and hid from :data:`HIDING_AWARE` lost nearly every game to the Hard that reads and
+hides openly, which reads such a hider plainly and which it misreads (docs/journal.md,
+2026-12-02).
 
 Cost: an update evaluates every legal move (about 1.3 ms here with :data:`OPEN_MODEL`,
-about four times that with :data:`MODEL`, whose hiders' moves are weighed against every
-other legal move twice); a whole 4-player game's replay from scratch about 0.2 s.
+about twice that with :data:`MODEL`, whose hiders' moves are weighed against every other
+legal move; four times with :data:`KNOWING_HIDERS`); a 4-player game's replay from scratch
+about 0.1 s with :data:`MODEL`.
 """
 
 from __future__ import annotations
@@ -207,9 +204,9 @@ class ReaderModel:
 #: what the hide kind of :data:`MODEL` assumes a hider hides from.
 OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
 
-#: A reader that expects hiders who hide from an open reader (fitted by
-#: scripts/research/reader_fit.py, docs/journal.md 2026-11-28, on hiders of that kind):
-#: the reader the game's reader expects its hiders to hide from.
+#: A reader that expects hiders who hide from an open reader, as the levels do (fitted
+#: by scripts/research/reader_fit.py, docs/journal.md 2026-11-28, on hiders of that
+#: kind): the game's reader (:data:`MODEL`).
 HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
                            temper_hide=0.68)
 

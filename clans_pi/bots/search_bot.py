@@ -14,10 +14,10 @@ well they read the others and how the search spends its iterations (settings in
 
 Both also hide their own clan (:attr:`LevelSettings.hiding`). While its workers search
 (or before searching, on one core), the bot works out for each legal move how plainly it
-would show the bot's clan to a reader who knows that players hide: the reader the game's
-reader expects a hider to hide from (:func:`hidden_from`, :class:`.belief.OwnReading`,
-:func:`.belief.exposure`; its own public moves only, R22), so that the game's reader models
-the levels' hiding as they do it; after the search, among the root's moves searched at
+would show the bot's clan to the reader the game's reader expects a hider to hide from
+(:func:`hidden_from`: an open reader; :class:`.belief.OwnReading`, :func:`.belief.exposure`;
+its own public moves only, R22), so that the game's reader models the levels' hiding as
+they do it; after the search, among the root's moves searched at
 least a quarter as often as the most searched, it plays the best mean reward less the
 weight times that probability. A root-level term, one move ahead: the search below does
 not model readers reacting.
@@ -97,9 +97,10 @@ LEVEL_SETTINGS: dict[str, LevelSettings] = {
 
 def hidden_from() -> ReaderModel:
     """The reader the levels hide from: the one the game's reader (:data:`.belief.MODEL`)
-    expects its hiders to hide from, so that it models a hiding level's choice as that
-    level makes it (a level hiding from the game's reader itself would fool it: the next
-    step of the regress, which the game's reader does not model)."""
+    expects its hiders to hide from (an open reader unless its ``hides_from`` says
+    another), so that it models a hiding level's choice as that level makes it. A level
+    hiding from the game's reader itself would fool it: the next step of the regress,
+    which the game's reader does not model (docs/journal.md, 2026-12-02)."""
     return belief_module.MODEL.hides_from or belief_module.OPEN_MODEL
 
 
