@@ -320,3 +320,16 @@ def test_every_figure_with_a_goal_says_whether_it_met_it():
     assert idle.cell({"idle_cpu_percent": 1.3}) == "1.3 %, **missed**"
     plain = next(row for row in figures.ROWS if row.id == "history-cached")
     assert plain.cell({"open_list_cold_cached_s": 0.03}) == "0.03 s"
+
+
+def test_a_bench_named_like_a_population_writes_no_reliability_table(tmp_path):
+    """The after-game reading's speed (bench "hiding") is not the hiding population's
+    calibration (bench "calibration-hiding"): its row is written, the tables are not."""
+    page = old_page(tmp_path)
+    command = figures.BENCHES["hiding"].command
+    data = json.dumps({"per_move_ms": 1.5, "pi4_60_moves_s": 0.36})
+    assert figures.measure(figures.selected(["hiding-analysis"], False), page,
+                           fake_runner({command: data}, [])) == []
+    text = page.read_text()
+    assert figures.parse_rows(text)["hiding-analysis"][2].startswith("0.090 s (Pi 4: 0.36 s)")
+    assert "<!-- reliability-hiding:begin -->\n<!-- reliability-hiding:end -->" in text

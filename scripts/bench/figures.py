@@ -449,7 +449,7 @@ def measure(rows: list[Row], page: Path = FIGURES,
         text = page.read_text(encoding="utf-8") if page.exists() else TEMPLATE
         text = update(text, new, slowest)
         population = name.removeprefix("calibration-")
-        if population in POPULATIONS:
+        if name.startswith("calibration-") and population in POPULATIONS:
             text = replace_between(text, *reliability_markers(population),
                                    render_reliability(population, data, when, at))
         page.write_text(text, encoding="utf-8")
