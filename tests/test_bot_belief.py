@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from clans_pi.bots.base import assignments
 from clans_pi.bots.belief import (
     HIDING_AWARE,
+    KNOWING_HIDERS,
     MODEL,
     OPEN_MODEL,
     Belief,
@@ -374,8 +375,8 @@ def test_r20_tracker_reveals_the_clans_at_the_end():
     assert max(belief.probs) == 1.0
 
 
-@pytest.mark.parametrize("model", [OPEN_MODEL, HIDING_AWARE, MODEL],
-                         ids=["open", "hiding-aware", "game"])
+@pytest.mark.parametrize("model", [OPEN_MODEL, MODEL, KNOWING_HIDERS],
+                         ids=["open", "game", "knowing-hiders"])
 @SETTINGS
 @given(seed=seeds, num_players=player_counts, data=st.data())
 def test_r22_the_belief_depends_only_on_what_the_viewer_may_know(seed, num_players, data,

@@ -16,7 +16,7 @@ import clans_pi.bots.search_bot as search_bot
 from clans_pi.bots import Budget
 from clans_pi.bots.base import assignments
 from clans_pi.bots.belief import (
-    HIDING_AWARE,
+    KNOWING_HIDERS,
     MODEL,
     OPEN_MODEL,
     BeliefTracker,
@@ -162,30 +162,33 @@ def test_the_same_observation_and_seed_give_the_same_move():
     assert hider(seed=42).choose(obs) == move
 
 
-AWARE = replace(LEVEL_SETTINGS["hard"], reader=HIDING_AWARE)
+AWARE = replace(LEVEL_SETTINGS["hard"], reader=KNOWING_HIDERS)  # another reader than MODEL
 
 
-def test_a_level_may_read_with_the_reader_that_expects_hiders():
+def test_a_level_may_read_with_another_reader():
     """LevelSettings.reader: the bot's guesses (and the clans its search imagines) are that
     reader's; without it, the game's reader (belief.MODEL)."""
+    assert KNOWING_HIDERS != MODEL
     state = midgame(21, 3, 18)
     obs = state.observation(state.current_player)
     aware = hider(settings=AWARE)
     game_s = hider(settings=LEVEL_SETTINGS["hard"])
-    assert aware.guess(obs) == BeliefTracker(BOARD, CHART, model=HIDING_AWARE).update(
+    assert aware.guess(obs) == BeliefTracker(BOARD, CHART, model=KNOWING_HIDERS).update(
         obs).marginals()
     assert game_s.guess(obs) == BeliefTracker(BOARD, CHART, model=MODEL).update(
         obs).marginals()
+    assert aware.guess(obs) != game_s.guess(obs)
     assert aware.determinisations(obs)[1] == BeliefTracker(
-        BOARD, CHART, model=HIDING_AWARE).update(obs).probs
+        BOARD, CHART, model=KNOWING_HIDERS).update(obs).probs
 
 
-@pytest.mark.parametrize("reader", ["game's", "hiders-aware"])
+@pytest.mark.parametrize("reader", ["game's", "knowing-hiders"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_r22_the_others_secret_clans_never_change_the_hiding_move_or_guess(players, reader):
-    """The secrecy property, for the game's reader and the one that expects hiders: a
-    hiding bot's move and guesses are the same under any assignment of the others' clans."""
-    settings = AWARE if reader == "hiders-aware" else HIDING
+    """The secrecy property, for the game's reader and one that expects hiders of the next
+    step: a hiding bot's move and guesses are the same under any assignment of the others'
+    clans."""
+    settings = AWARE if reader == "knowing-hiders" else HIDING
     state = midgame(30 + players, players, 16)
     me = state.current_player
     data = record.to_record(state)
