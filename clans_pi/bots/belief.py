@@ -293,6 +293,19 @@ def read_move(state: GameState, move: Move, seen: Sequence[float],
     return ratios, hidden, sharp, inside
 
 
+def _read(state: GameState, move: Move, model: ReaderModel, beta: float,
+          seen: Sequence[float], inner: Sequence[float]) -> Evidence:
+    """The :data:`Evidence` of ``move`` for a reader with ``model``, given the mover's rows
+    so far (``seen``, ``inner``): :func:`read_move` for a model with a hide kind or a sharp
+    kind of its own beta, else only :func:`move_evidence` at ``beta`` (the other parts
+    follow from it)."""
+    if model.hide > 0.0 or model.sharp_apart:
+        return read_move(state, move, seen, model, inner)
+    ratios = move_evidence(state, move, beta)
+    zeros = [0.0] * NUM_CLANS
+    return ratios, zeros, ratios, zeros
+
+
 def _values(state: GameState, move: Move) -> tuple[list, int]:
     moves = state.legal_moves()
     pair = Move(move.src, move.dst)
@@ -523,8 +536,8 @@ class Belief:
         (for :meth:`take` here and in every other reader of the same model: an onlooker
         sees every move)."""
         mover = state_before.current_player
-        return read_move(state_before, move, self._evidence[mover], self.model,
-                         self._inner[mover])
+        return _read(state_before, move, self.model, self.beta, self._evidence[mover],
+                     self._inner[mover])
 
     def update(self, state_before: GameState, move: Move) -> None:
         """Take in that the player to move in ``state_before`` made ``move``. The viewer's
@@ -532,13 +545,7 @@ class Belief:
         mover = state_before.current_player
         if mover == self.viewer:
             return
-        if self.model.hide or self.model.sharp_apart:
-            evidence = self.read(state_before, move)
-        else:
-            ratios = move_evidence(state_before, move, self.beta)
-            zeros = [0.0] * NUM_CLANS
-            evidence = (ratios, zeros, ratios, zeros)
-        self.take(mover, evidence)
+        self.take(mover, self.read(state_before, move))
 
     def take(self, mover: int, evidence: Evidence) -> None:
         """Take in one move of ``mover`` whose :func:`read_move` is ``evidence`` (one
@@ -716,16 +723,12 @@ class OwnReading(_PublicReplay):
     def _take(self, obs: Observation, state: GameState, move: Move) -> None:
         if state.current_player != obs.viewer:
             return
-        if self.model.hide > 0.0 or self.model.sharp_apart:
-            ratios, hidden, sharp, inside = read_move(state, move, self.row, self.model,
-                                                      self.inner)
-            self.hid = [a + b for a, b in zip(self.hid, hidden, strict=True)]
-            self.keen = [a + b for a, b in zip(self.keen, sharp, strict=True)]
-            self.inner = [a + b for a, b in zip(self.inner, inside, strict=True)]
-        else:
-            ratios = move_evidence(state, move, self.beta)
-            self.keen = [a + b for a, b in zip(self.keen, ratios, strict=True)]
+        ratios, hidden, sharp, inside = _read(state, move, self.model, self.beta, self.row,
+                                              self.inner)
         self.row = [a + b for a, b in zip(self.row, ratios, strict=True)]
+        self.hid = [a + b for a, b in zip(self.hid, hidden, strict=True)]
+        self.keen = [a + b for a, b in zip(self.keen, sharp, strict=True)]
+        self.inner = [a + b for a, b in zip(self.inner, inside, strict=True)]
 
     def exposures(self, state: GameState, clan: str) -> dict[Move, float]:
         """For each legal move of ``state`` (the public game :meth:`update` gave, the

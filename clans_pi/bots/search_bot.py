@@ -17,10 +17,10 @@ Both also hide their own clan (:attr:`LevelSettings.hiding`). While its workers 
 would show the bot's clan to the reader the game's reader expects a hider to hide from
 (:func:`hidden_from`: an open reader; :class:`.belief.OwnReading`, :func:`.belief.exposure`;
 its own public moves only, R22), so that the game's reader models the levels' hiding as
-they do it; after the search, among the root's moves searched at
-least a quarter as often as the most searched, it plays the best mean reward less the
-weight times that probability. A root-level term, one move ahead: the search below does
-not model readers reacting.
+they do it; after the search, among the root's moves searched at least a quarter as often
+as the most searched, it plays the best mean reward less the weight times that
+probability. A root-level term, one move ahead: the search below does not model readers
+reacting.
 
 Both guess the others' clans from the same belief (shown at the reveal). Reproducible: the
 search's random numbers are seeded from ``(seed, viewer, ply)``, so the same observation,
