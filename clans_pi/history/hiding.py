@@ -64,7 +64,7 @@ GIVEAWAY_RISE = 0.1
 MAX_GIVEAWAYS = 3
 
 #: What changes in how a game is read must change this (the cache of readings follows it).
-MODEL_VERSION = "hiding/2"
+MODEL_VERSION = "hiding/3"
 
 __all__ = ["GIVEAWAY_RISE", "HIDDEN", "MAX_GIVEAWAYS", "MISLED", "MODEL_VERSION",
            "ONLOOKER_BLIND", "READ", "READING_NOTE", "SEAT_BLIND", "Giveaway", "Hiding",
