@@ -13,7 +13,8 @@ For every setting given (every combination of the values listed), and for every 
 the seats' readings (each seat of every other player after every move, over the 4 clans it
 may hold) and the onlooker's (5 clans): the Brier score against the uniform guess's, the
 expected calibration error, how often the top guess was right, and with ``--table`` the
-reliability table (bins of 0.1: count, mean probability, how often it came true).
+reliability table (bins of 0.1: count, mean probability, how often it came true); and
+over all the files the fit's :func:`loss` and how many bins said more than came true.
 
 The reader is belief.py's :class:`ReaderModel`, a mixture over kinds of player whose
 weights the moves update, every weight and sharpness a parameter: ``open`` (plays for
@@ -427,6 +428,9 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"setting": s, "results": results}))
             continue
         print(" ".join(f"{k}={v:g}" for k, v in s.items()))
+        over = sum(b["overconfident"] for res in results.values() for f in res.values()
+                   for b in f["reliability"])
+        print(f"  loss {loss(results):.3f}, bins over-confident {over}")
         for name, res in results.items():
             line = "  ".join(f"{kind} {f['brier']:.3f}/{f['uniform']:.3f} ece {f['ece']:.3f} "
                              f"top {f['top_right']:.3f}" for kind, f in res.items())
