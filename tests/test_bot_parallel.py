@@ -16,6 +16,7 @@ import sys
 import textwrap
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ from clans_pi.bots.parallel import (
     run_job,
     split,
 )
-from clans_pi.bots.search_bot import SearchBot
+from clans_pi.bots.search_bot import LEVEL_SETTINGS, SearchBot
 from clans_pi.rules.moves import Move
 from tests.rules_helpers import BOARD, CHART, midgame
 
@@ -376,13 +377,17 @@ def _fields(job: Job) -> list:
 
 def test_each_worker_keeps_hards_tree_for_the_next_move(pool):
     """Worker 0 searches exactly as the bot does on its own process with worker 0's share
-    (same seed), so that twin shows which reply worker 0's tree has explored; after it, the
-    merged root holds more visits than the new iterations: worker 0 went on from its tree."""
+    (same seed) and a root as wide as the two workers' (parallel.worker_job), so that twin
+    shows which reply worker 0's tree has explored; after it, the merged root holds more
+    visits than the new iterations: worker 0 went on from its tree."""
     state = midgame(31, 2, 10)
     me = state.current_player
     obs = state.observation(me)
     bot = make_bot("hard", BOARD, CHART, seed=4, budget=Budget(iterations=3000), pool=pool)
-    twin = make_bot("hard", BOARD, CHART, seed=4, budget=Budget(iterations=1500))
+    hard = LEVEL_SETTINGS["hard"]
+    as_worker_0 = replace(hard, search=replace(hard.search, root_breadth=2.0))
+    twin = SearchBot(BOARD, CHART, level="hard", seed=4, budget=Budget(iterations=1500),
+                     settings=as_worker_0)
     move = bot.choose(obs)
     assert twin.choose(obs) is not None
     tree = twin._trees[twin._owner].root
