@@ -31,12 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: (level, players, plies) -> "src-dst digest": the move and a digest of the root's visit
 #: counts, 300 iterations, recorded with the search of commit 301d373; Hard's cases after
-#: moves again once the belief's PURPOSEFUL went to 0.65, and again once the game's reader
-#: became belief.HIDING_AWARE (2026-12-02): its determinisations changed.
+#: moves again once the belief's PURPOSEFUL went to 0.65, again once the game's reader
+#: became belief.HIDING_AWARE and once that reader was fitted anew (both 2026-12-02): its
+#: determinisations changed.
 RECORDED = {
     ("hard", 2, 0): "53-54 83b796f32b75",
-    ("hard", 3, 14): "2-0 027df2c831e2",
-    ("hard", 4, 28): "17-19 f7ca72bc85f6",
+    ("hard", 3, 14): "7-13 2c88ebe9bd73",
+    ("hard", 4, 28): "17-19 87dbaf298ea3",
     ("normal", 2, 0): "3-1 870761e5b944",
     ("normal", 3, 14): "7-8 ad658724d81c",
     ("normal", 4, 28): "13-11 ecb25b989f12",
@@ -46,7 +47,7 @@ RECORDED = {
 #: The moves those bots play, hiding their clan: here each plays the search's own choice
 #: (with the open reader, Hard traded the search's 2-4 for 7-8 at 3 players, ply 14).
 PLAYED = {
-    ("hard", 2, 0): "53-54", ("hard", 3, 14): "2-0", ("hard", 4, 28): "17-19",
+    ("hard", 2, 0): "53-54", ("hard", 3, 14): "7-13", ("hard", 4, 28): "17-19",
     ("normal", 2, 0): "3-1", ("normal", 3, 14): "7-8", ("normal", 4, 28): "13-11",
 }
 

@@ -205,11 +205,11 @@ class ReaderModel:
 OPEN_MODEL = ReaderModel(open=PURPOSEFUL)
 
 #: A reader that expects hiders who hide from an open reader, as the levels do (fitted
-#: by scripts/research/reader_fit.py, docs/journal.md 2026-11-28, on hiders of that
-#: kind; its odds cap of 50 fitted on 2026-12-02, the entry "How honest can one reader
-#: be about each kind of player at once?"): the game's reader (:data:`MODEL`).
-HIDING_AWARE = ReaderModel(open=0.065, hide=0.06, beta_hide=3.2, gamma=10.0, temper=0.5,
-                           temper_hide=0.68, max_odds=50.0)
+#: by scripts/research/reader_fit.py on games of that kind, at the budgets of the
+#: calibration figures and at a Pi's: docs/journal.md, "How honest can one reader be
+#: about each kind of player at once? (2026-12-02)"): the game's reader (:data:`MODEL`).
+HIDING_AWARE = ReaderModel(open=0.0208, hide=0.046875, beta_hide=3.2, gamma=12.5,
+                           temper=0.805, temper_hide=0.68, max_odds=50.0)
 
 #: A reader that expects hiders who hide from a reader like :data:`HIDING_AWARE`, who
 #: knows that players hide (scripts/research/reader_fit.py ``--level 2``, docs/journal.md
