@@ -215,7 +215,8 @@ HIDING_AWARE = ReaderModel(open=0.0208, hide=0.046875, beta_hide=3.2, gamma=12.5
 #: knows that players hide (scripts/research/reader_fit.py ``--level 2``, docs/journal.md
 #: 2026-12-02): calibrated about such hiders, but against Hard as the game has it, whose
 #: hiders hide from an open reader, a Hard reading with it and hiding from
-#: :data:`HIDING_AWARE` lost 0.896 of 96 two-player games; research, not the game's.
+#: :data:`HIDING_AWARE` lost 0.896 of 96 two-player games (both with HIDING_AWARE as fitted
+#: on 2026-11-28; the hiders it expects now hide from today's); research, not the game's.
 KNOWING_HIDERS = ReaderModel(open=0.065, hide=0.3125, beta_hide=0.64, gamma=40.0,
                              temper=0.463, temper_hide=0.6647, sharp=0.01, beta_sharp=1.955,
                              temper_sharp=0.85, hides_from=HIDING_AWARE, max_odds=8.0)
