@@ -33,7 +33,6 @@ import argparse
 import math
 import random
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +44,7 @@ from clans_pi.bots.calibration import (  # noqa: E402
     expected_calibration_error,
     reliability,
 )
+from clans_pi.bots.heuristic import softmax  # noqa: E402
 
 CLANS = 4
 
@@ -65,13 +65,6 @@ class Report:
         return sum(b.overconfident(1.0 / CLANS) for b in self.table)
 
 
-def _softmax(values: Sequence[float], beta: float) -> list[float]:
-    top = max(values)
-    weights = [math.exp(beta * (v - top)) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
 def read_player(rng: random.Random, is_open: bool, clan: int, moves: int, options: int,
                 beta: float, open_weight: float) -> list[list[float]]:
     """One player's game: after each move, the exact posterior over the 4 clans."""
@@ -80,7 +73,7 @@ def read_player(rng: random.Random, is_open: bool, clan: int, moves: int, option
     out = []
     for _ in range(moves):
         values = [[rng.gauss(0.0, 1.0) for _ in range(CLANS)] for _ in range(options)]
-        chances = [_softmax([values[o][c] for o in range(options)], beta)
+        chances = [softmax([values[o][c] for o in range(options)], beta)
                    for c in range(CLANS)]
         pick = (rng.choices(range(options), weights=chances[clan])[0] if is_open
                 else rng.randrange(options))
