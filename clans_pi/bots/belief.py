@@ -64,17 +64,18 @@ low), or play their clan in the open *sharply* (at a beta of their own).
 :data:`OPEN_MODEL` is the reading described above. The game's reader, :data:`MODEL`, is
 :data:`HIDING_AWARE`: it expects hiders who hide from an open reader, as Hard and Normal
 do (search_bot.hidden_from), so it models the levels' hiding as they do it. It was fitted
-on recorded games of four populations (open levels, hiding levels, random movers, a mix:
-scripts/research/reader_fit.py, 2026-11-28) and is checked on games of another seed played
-by the game as it is: docs/figures.md#calibration-populations. Most players are, to it,
-aimless (weight 0.875): each player's evidence is flattened, and only moves that fit a
-kind well move it; so it reads players who play their clan in the open less sharply than
-:data:`OPEN_MODEL`, and hiders far better. A step further, :data:`KNOWING_HIDERS` expects
-hiders who hide from a reader like :data:`HIDING_AWARE` (``hides_from``): the bluffer who
-knows the table expects bluffs. It is honest about such hiders, but a Hard that read with
-it and hid from :data:`HIDING_AWARE` lost nearly every game to the Hard that reads and
-hides openly, which reads such a hider plainly and which it misreads (docs/journal.md,
-2026-12-02).
+on recorded games of four populations (open levels, hiding levels, random movers, a mix)
+and of hiders at a Pi's budgets (scripts/research/reader_fit.py, 2026-12-02), and is
+checked on games of another seed played by the game as it is:
+docs/figures.md#calibration-populations. Most players are, to it, aimless (weight 0.93):
+only moves that fit a kind well move it, and no run of moves gives one clan more than 50
+times another's odds (``max_odds``); so it reads players who play their clan in the open
+less sharply than :data:`OPEN_MODEL`, and hiders far better. A step further,
+:data:`KNOWING_HIDERS` expects hiders who hide from a reader like :data:`HIDING_AWARE`
+(``hides_from``): the bluffer who knows the table expects bluffs. It is honest about such
+hiders, but a Hard that read with it and hid from :data:`HIDING_AWARE` lost nearly every
+game to the Hard that reads and hides openly, which reads such a hider plainly and which
+it misreads (docs/journal.md, 2026-12-02).
 
 Cost: an update evaluates every legal move (about 1.3 ms here with :data:`OPEN_MODEL`,
 about twice that with :data:`MODEL`, whose hiders' moves are weighed against every other
