@@ -1,10 +1,13 @@
 """Games for the hiding analysis' tests: one player plainly playing for their clan
-(the heuristic's best move for it, every time) among random movers, or random movers only."""
+(the heuristic's best move for it, every time) among random movers, or random movers only;
+and the calibration of a reader on a file of recorded games."""
 
 from __future__ import annotations
 
 import functools
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from clans_pi.bots.heuristic import clan_values
@@ -12,7 +15,22 @@ from clans_pi.rules.constants import CLAN_INDEX
 from clans_pi.rules.record import to_record
 from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
+from scripts.research.hiding_calibration import figures, readings
 from tests.ui_helpers import BOARD, CHART
+
+#: 18 recorded games of the levels hiding (tests/test_reader_calibration.py says which).
+HIDING_GAMES = Path(__file__).parent / "data" / "hiding_games.jsonl"
+
+
+def calibration(model: Any, games: Path = HIDING_GAMES) -> dict:
+    """``model``'s figures (scripts/research/hiding_calibration.py) as a seat and as an
+    onlooker on every move of the recorded games of ``games`` (one JSON line each); a
+    series is one reader's readings of one player through one game."""
+    rows: dict[str, list] = {"seat": [], "onlooker": []}
+    for game, line in enumerate(games.read_text(encoding="utf-8").splitlines()):
+        for kind, guesses in readings(json.loads(line)["record"], 1, model).items():
+            rows[kind] += [(g, (game, *name)) for g, name in guesses]
+    return {kind: figures(guesses) for kind, guesses in rows.items()}
 
 
 @functools.cache

@@ -14,22 +14,12 @@ hiders who hide from a reader that expects hiders)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from clans_pi.bots.belief import KNOWING_HIDERS, MODEL, OPEN_MODEL
-from scripts.research.hiding_calibration import figures, readings
-
-GAMES = Path(__file__).parent / "data" / "hiding_games.jsonl"
-
-
-def calibration(model) -> dict:
-    rows: dict[str, list] = {"seat": [], "onlooker": []}
-    for game, line in enumerate(GAMES.read_text(encoding="utf-8").splitlines()):
-        for kind, guesses in readings(json.loads(line)["record"], 1, model).items():
-            rows[kind] += [(g, (game, *name)) for g, name in guesses]
-    return {kind: figures(guesses) for kind, guesses in rows.items()}
+from tests.hiding_helpers import HIDING_GAMES as GAMES
+from tests.hiding_helpers import calibration
 
 
 @pytest.fixture(scope="module")

@@ -4,16 +4,14 @@ them) for the game's reader, odds cap included, and its grid prints the fit's lo
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from clans_pi.bots.belief import EPSILON, MODEL
 from scripts.research import reader_fit
-from scripts.research.hiding_calibration import figures, readings
+from tests.hiding_helpers import HIDING_GAMES, calibration
 
-GAMES = Path(__file__).parent / "data" / "hiding_games.jsonl"
 #: Three recorded games of hiders (2 of 2 players, 1 of 3), the first of each kind.
 SAMPLE = (0, 1, 12)
 
@@ -26,7 +24,7 @@ GAME_S = {"epsilon": EPSILON, "beta_open": 1.0, "open": MODEL.open, "hide": MODE
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory) -> Path:
-    lines = GAMES.read_text(encoding="utf-8").splitlines()
+    lines = HIDING_GAMES.read_text(encoding="utf-8").splitlines()
     path = tmp_path_factory.mktemp("fit") / "sample.jsonl"
     path.write_text("".join(lines[i] + "\n" for i in SAMPLE), encoding="utf-8")
     return path
@@ -36,12 +34,7 @@ def test_it_reads_as_the_game_s_reader_does(sample):
     assert MODEL.hides_from is None and not MODEL.sharp  # what GAME_S describes
     assert MODEL.max_odds < 1e4  # the cap is part of what must agree
     fitted = reader_fit.evaluate(reader_fit.load(str(sample)), GAME_S)
-    rows: dict[str, list] = {"seat": [], "onlooker": []}
-    for game, line in enumerate(sample.read_text(encoding="utf-8").splitlines()):
-        for kind, guesses in readings(json.loads(line)["record"], 1, MODEL).items():
-            rows[kind] += [(g, (game, *name)) for g, name in guesses]
-    for kind, tagged in rows.items():
-        game_s = figures(tagged)
+    for kind, game_s in calibration(MODEL, sample).items():
         assert fitted[kind]["readings"] == game_s["readings"]
         assert fitted[kind]["brier"] == pytest.approx(game_s["brier"], abs=1e-3), kind
         assert fitted[kind]["ece"] == pytest.approx(game_s["ece"], abs=1e-3), kind
