@@ -39,6 +39,24 @@ def _pinned_fonts(monkeypatch):
     monkeypatch.setenv("CLANS_PI_CJK_FONT", PINNED_CJK)
 
 
+@pytest.fixture(params=["compiled", "python"])
+def search_path(request, monkeypatch) -> str:
+    """A test taking it runs twice: on the compiled core's search and on the Python one
+    (``CLANS_PI_CORE=python``; search workers inherit it). Where no C compiler is, the
+    compiled run is skipped; where there is one, a core that is not built fails it (the
+    set-up builds it: scripts/_venv.sh)."""
+    from clans_pi.compiled import core, why_not
+    from clans_pi.compiled.build import compiler
+
+    if request.param == "python":
+        monkeypatch.setenv("CLANS_PI_CORE", "python")
+    elif core() is None:
+        if compiler() is None:
+            pytest.skip(f"no C compiler here: {why_not()}")
+        pytest.fail(f"a C compiler is here but {why_not()}")
+    return request.param
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     """Chromium under Playwright, one for a test module (tests/browser_helpers.py)."""

@@ -300,6 +300,7 @@ def test_the_only_circles_are_the_two_annotations() -> None:
 #: root (``clans_pi``: its ``__version__``) is below them all.
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("rules", "i18n", "service"),  # the engine; the words; sd_notify, log lines, exit codes
+    ("compiled",),  # the rules' hot path and the search in C, loaded with ctypes
     ("session", "bots"),  # the referee, the only holder of the secret; computer players
     ("saving",),  # the save after every move, records, the lock, files
     ("settings",),  # the settings file, display options, the language, the Wi-Fi

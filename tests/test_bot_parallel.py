@@ -290,7 +290,12 @@ def test_no_worker_outlives_a_game_process_that_is_killed_mid_search(tmp_path):
 # --------------------------------------------------------------- a kept tree
 
 
-def test_hard_starts_its_next_search_from_the_node_the_game_reached():
+def same_node(a, b) -> bool:
+    """The same node of a search tree: the Python one's object, the compiled core's address."""
+    return a is b or getattr(a, "address", None) == getattr(b, "address", 0)
+
+
+def test_hard_starts_its_next_search_from_the_node_the_game_reached(search_path):
     """After its move and the others', Hard's search goes on below the node the game
     reached, with the visits it had gathered there."""
     state = midgame(21, 2, 10)
@@ -314,36 +319,37 @@ def test_hard_starts_its_next_search_from_the_node_the_game_reached():
     bot.budget = Budget(iterations=500)
     bot.choose(state.observation(me))
     root = bot._trees[bot._owner].root
-    assert root is kept and root.total == before + 500
+    assert same_node(root, kept) and root.total == before + 500
 
 
-def test_a_kept_tree_is_not_used_after_an_undo_in_another_game_or_the_same_position():
+def test_a_kept_tree_is_not_used_after_an_undo_in_another_game_or_the_same_position(
+        search_path):
     from clans_pi.bots.tree import Tree
 
     state = midgame(22, 3, 12)
     obs = state.observation(state.current_player)
     bot = SearchBot(BOARD, CHART, level="hard", seed=6, budget=Budget(iterations=300))
     move = bot.choose(obs)
-    kept = bot._trees[bot._owner]
-    key, moves, root = kept.key, kept.moves, kept.root
-    assert moves == obs.moves and root is not None
+    moves = obs.moves
+    key = bot._trees[bot._owner].key
 
     def tree() -> Tree:
-        t = Tree()
-        t.keep(key, moves, root)
-        return t
+        """The bot's tree of ``obs``, searched anew: a tree is used once (the compiled
+        core's is freed as it is followed), and the same position asked again gets the
+        same move (after an undo, say)."""
+        assert bot.choose(obs) == move
+        kept = bot._trees[bot._owner]
+        assert kept.key == key and kept.moves == moves and kept.root is not None
+        return kept
 
-    assert tree().reuse(key, (*moves, move)) is not None  # the move it searched most
     assert tree().reuse(key, moves) is None  # the same position: afresh
     assert tree().reuse(key, moves[:-1]) is None  # an undo
     assert tree().reuse(key, (*moves, Move(63, 63))) is None  # a move it never tried
     assert tree().reuse(("another", "game"), (*moves, move)) is None
+    assert tree().reuse(key, (*moves, move)) is not None  # the move it searched most
     t = tree()
     t.reuse(key, moves)
     assert t.root is None  # a tree is used once, or dropped
-    # The same position asked again gets the same move (after an undo, say).
-    assert bot.choose(obs) == move
-    assert bot.choose(obs) == move
 
 
 def test_normal_keeps_no_tree_and_hard_keeps_one_per_bot():
@@ -376,6 +382,8 @@ def _fields(job: Job) -> list:
 
 
 def test_each_worker_keeps_hards_tree_for_the_next_move(pool):
+    # The workers search in the compiled core where it is built, the twin here too: the
+    # two paths' trees are the same (tests/test_compiled_search.py).
     """Worker 0 searches exactly as the bot does on its own process with worker 0's share
     (same seed) and a root as wide as the two workers' (parallel.worker_job), so that twin
     shows which reply worker 0's tree has explored; after it, the merged root holds more

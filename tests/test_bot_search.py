@@ -133,6 +133,7 @@ def test_a_seconds_budget_is_kept_by_the_search_s_clock(monkeypatch, level, seco
     import clans_pi.bots.ismcts as ismcts_module
     import clans_pi.bots.search_bot as search_bot_module
 
+    monkeypatch.setenv("CLANS_PI_CORE", "python")  # the Python search reads this clock
     clock = IterationClock(0.0001)  # 10,000 iterations a second, about this machine's
     monkeypatch.setattr(ismcts_module, "time", clock)
     monkeypatch.setattr(search_bot_module, "time", clock.reader)

@@ -194,7 +194,11 @@ class _View:
         """Per clan, the change in potential when every territory's potential goes (the
         game ends, R18/R19)."""
         if self._all_gone is None:
-            self._all_gone = [-sum(p[c] for p in self.pot) for c in range(NUM_CLANS)]
+            gone = [0.0] * NUM_CLANS
+            for p in self.pot:  # added in order, not sum(): the same floats on any Python
+                for c in range(NUM_CLANS):
+                    gone[c] += p[c]
+            self._all_gone = [-x for x in gone]
         return self._all_gone
 
     def potential(self, h: tuple[int, ...], degree: int, terrain: int) -> Values:

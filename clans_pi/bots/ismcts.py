@@ -51,9 +51,11 @@ from .heuristic import clan_values
 
 __all__ = [
     "Result",
+    "Sampler",
     "Settings",
     "actions_with_orders",
     "decode",
+    "heuristic_order",
     "search",
     "uniform_sampler",
     "weighted_sampler",
@@ -197,12 +199,35 @@ class _Node:
         rest = self.actions[tried:]
         if len(rest) < 2:
             return
-        pairs = sorted({code & _MASK for code in rest})
-        values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
-        held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
-        score = {a: sum([q * v[c] for c, q in held]) for a, v in zip(pairs, values, strict=True)}
-        rest.sort(key=lambda code: -score[code & _MASK])  # stable: ties keep random order
-        self.actions[tried:] = rest
+        self.actions[tried:] = heuristic_order(state, rest, weights)
+
+    def child(self, move: Move) -> _Node | None:
+        """The node that ``move`` (with its village order, R11) leads to, if the search
+        made it one (children tried twice or more are nodes)."""
+        pair = move.src << 6 | move.dst
+        order = tuple(move.order) if move.order is not None and len(move.order) > 1 else None
+        for i in range(len(self.n)):
+            code = self.actions[i]
+            if code & _MASK == pair and self.orders.get(code) == order:
+                return self.children[i]
+        return None
+
+
+def heuristic_order(state: GameState, codes: Sequence[int],
+                    weights: Sequence[float]) -> list[int]:
+    """``codes`` (children of ``state``'s node) best first by the heuristic, for a mover
+    whose clan is each clan with probability ``weights`` (CLANS order); ties keep their
+    order."""
+    pairs = sorted({code & _MASK for code in codes})
+    values = clan_values(state, [Move(a >> 6, a & 63) for a in pairs])
+    held = [(c, q) for c, q in enumerate(weights) if q]  # the clans the mover may hold
+    score = {}
+    for a, v in zip(pairs, values, strict=True):
+        s = 0.0
+        for c, q in held:  # added in order, not sum(): the compiled core adds the same
+            s += q * v[c]
+        score[a] = s
+    return sorted(codes, key=lambda code: -score[code & _MASK])
 
 
 def search(
@@ -396,33 +421,39 @@ def _rewards(
     return out
 
 
-def uniform_sampler(
-    hypotheses: Sequence[ClanIndices],
-) -> Callable[[random.Random], ClanIndices]:
+class Sampler:
+    """Draws a determinisation: one of ``hypotheses``, uniformly or with probabilities
+    (by inverse CDF: ``cum``, the running sums, and their ``total``)."""
+
+    __slots__ = ("cum", "hypotheses", "last", "total", "weighted")
+
+    def __init__(self, hypotheses: Sequence[ClanIndices],
+                 probs: Sequence[float] | None = None) -> None:
+        self.hypotheses = list(hypotheses)
+        self.last = len(self.hypotheses) - 1
+        self.weighted = probs is not None
+        self.cum: list[float] = []
+        self.total = 0.0
+        if probs is not None:
+            total = 0.0
+            for p in probs:
+                total += p
+                self.cum.append(total)
+            assert total > 0, "a belief with no mass"
+            self.total = total
+
+    def __call__(self, rng: random.Random) -> ClanIndices:
+        if self.weighted:
+            return self.hypotheses[min(bisect_right(self.cum, rng.random() * self.total),
+                                       self.last)]
+        return self.hypotheses[int(rng.random() * len(self.hypotheses))]
+
+
+def uniform_sampler(hypotheses: Sequence[ClanIndices]) -> Sampler:
     """Draw one of ``hypotheses`` uniformly."""
-    hyps = list(hypotheses)
-    n = len(hyps)
-
-    def sample(rng: random.Random) -> ClanIndices:
-        return hyps[int(rng.random() * n)]
-
-    return sample
+    return Sampler(hypotheses)
 
 
-def weighted_sampler(
-    hypotheses: Sequence[ClanIndices], probs: Sequence[float]
-) -> Callable[[random.Random], ClanIndices]:
+def weighted_sampler(hypotheses: Sequence[ClanIndices], probs: Sequence[float]) -> Sampler:
     """Draw one of ``hypotheses`` with probabilities ``probs`` (by inverse CDF)."""
-    hyps = list(hypotheses)
-    cum = []
-    total = 0.0
-    for p in probs:
-        total += p
-        cum.append(total)
-    assert total > 0, "a belief with no mass"
-    last = len(hyps) - 1
-
-    def sample(rng: random.Random) -> ClanIndices:
-        return hyps[min(bisect_right(cum, rng.random() * total), last)]
-
-    return sample
+    return Sampler(hypotheses, probs)

@@ -35,16 +35,19 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ..compiled import core as compiled_core
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.state import GameState
 from ..service.logs import where
+from . import compiled_search
 from .base import Cancelled
 from .ismcts import (
     ClanIndices,
     Result,
     Settings,
+    _Node,
     decode,
     search,
     uniform_sampler,
@@ -178,8 +181,9 @@ def run_job(
     state: GameState | None = None,
 ) -> Result:
     """Search ``job`` here (worker number ``part``), starting from the kept tree when the
-    job allows it and keeping the new one in ``trees``. ``state``: the job's game, when the
-    caller has rebuilt it already (left unchanged)."""
+    job allows it and keeping the new one in ``trees``; in the compiled core when it is
+    there (:mod:`clans_pi.compiled`: the same result), else in Python. ``state``: the job's
+    game, when the caller has rebuilt it already (left unchanged)."""
     if state is None:
         state = GameState(board, chart, job.players, job.clans, job.initial_huts)
         for move in job.moves:
@@ -190,13 +194,21 @@ def run_job(
         sample = weighted_sampler(job.hypotheses, job.probs)
     else:
         sample = uniform_sampler(job.hypotheses)
+    core = compiled_core()
     root = None
     tree = trees.pop(job.owner, None)
     if job.reuse and tree is not None:
         root = tree.reuse(job.game, job.moves)
-    result = search(state, sample, rng, job.settings, iterations=iterations,
-                    deadline=deadline, cancel=cancel, clan_weights=job.clan_weights,
-                    root=root)
+        if not isinstance(root, compiled_search.CoreNode if core else _Node):
+            root = None  # a tree of the other path (the path was changed between moves)
+    if core is not None:
+        result = compiled_search.search(
+            core, state, sample, rng, job.settings, iterations=iterations,
+            deadline=deadline, cancel=cancel, clan_weights=job.clan_weights, root=root)
+    else:
+        result = search(state, sample, rng, job.settings, iterations=iterations,
+                        deadline=deadline, cancel=cancel, clan_weights=job.clan_weights,
+                        root=root)
     if job.reuse and result.root is not None:
         tree = tree if tree is not None else Tree()
         tree.keep(job.game, job.moves, result.root)

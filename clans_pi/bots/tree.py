@@ -10,9 +10,13 @@ game, an undo, a move the tree never tried) starts a fresh tree.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 from ..rules.moves import Move
-from .ismcts import _MASK, _Node
+from .ismcts import _Node
+
+if TYPE_CHECKING:
+    from .compiled_search import CoreNode
 
 __all__ = ["Tree"]
 
@@ -26,16 +30,16 @@ class Tree:
     def __init__(self) -> None:
         self.key: Hashable = None
         self.moves: tuple[Move, ...] = ()
-        self.root: _Node | None = None
+        self.root: _Node | CoreNode | None = None
 
     def clear(self) -> None:
         self.key, self.moves, self.root = None, (), None
 
-    def keep(self, key: Hashable, moves: tuple[Move, ...], root: _Node) -> None:
+    def keep(self, key: Hashable, moves: tuple[Move, ...], root: _Node | CoreNode) -> None:
         """Remember ``root``, searched after ``moves`` of game ``key``."""
         self.key, self.moves, self.root = key, moves, root
 
-    def reuse(self, key: Hashable, moves: tuple[Move, ...]) -> _Node | None:
+    def reuse(self, key: Hashable, moves: tuple[Move, ...]) -> _Node | CoreNode | None:
         """The kept tree's node for the position after ``moves`` of game ``key``, once
         that position follows the kept one by at least a move; else None, and the kept
         tree is dropped (the same position asked again is searched afresh, so that it
@@ -46,21 +50,10 @@ class Tree:
             return None
         if len(moves) <= len(known) or moves[: len(known)] != known:
             return None
-        node: _Node | None = root
+        node: _Node | CoreNode | None = root
         for move in moves[len(known) :]:
-            node = _child(node, move)
+            node = node.child(move)
             if node is None:
                 return None
         return node
 
-
-def _child(node: _Node, move: Move) -> _Node | None:
-    """The child of ``node`` that ``move`` (with its village order, R11) leads to, if the
-    search made it a node."""
-    pair = move.src << 6 | move.dst
-    order = tuple(move.order) if move.order is not None and len(move.order) > 1 else None
-    for i in range(len(node.n)):  # only tried children have nodes
-        code = node.actions[i]
-        if code & _MASK == pair and node.orders.get(code) == order:
-            return node.children[i]
-    return None

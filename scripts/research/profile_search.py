@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Profile the search's iteration: iterations per second and where an iteration's time goes.
 
+It profiles the Python search (:mod:`clans_pi.bots.ismcts`, the reference): it sets
+``CLANS_PI_CORE=python``. The compiled core's search is timed against it by
+``scripts/bench/engine.py --compiled``.
+
 For each level (Hard, Normal) and position (start, middle and late game; 2, 3 and 4
 players) a seeded bot (:func:`clans_pi.bots.make_bot`, ``Budget(iterations=N)``) chooses a
 move. The search call it makes is caught on its way to :func:`.ismcts.search`:
@@ -48,6 +52,7 @@ import cProfile
 import importlib
 import io
 import json
+import os
 import platform
 import pstats
 import random
@@ -264,6 +269,7 @@ def floor_us(leaves: Sequence[GameState], rounds: int = 5) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> dict:
+    os.environ["CLANS_PI_CORE"] = "python"  # the Python search's parts (the docstring)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=3000, help="iterations a search")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs a search (median)")
