@@ -234,12 +234,14 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
+    from . import compiled
     from .hardware.selftest import run_selftest
 
     config, problems = load_config(args.config)
     for line in problems:
         print(f"clans-pi selftest: {line}", file=sys.stderr)
     print(f"clans-pi selftest (settings: {config.source})")
+    print(f"computer players: {compiled.describe()}")
     return 0 if run_selftest(config, seconds=args.seconds, step_s=args.step) else 1
 
 

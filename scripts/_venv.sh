@@ -38,6 +38,15 @@ ensure_venv() {
         echo "$want" >"$stamp"
     fi
     compile_catalogues "$root"
+    build_core "$root"
+}
+
+# The compiled core (clans_pi/compiled/core.c): built for this machine when there is no
+# library built from today's core.c (a second run builds nothing). Without a C compiler,
+# or when it fails, one line says so and the game plays on the Python path.
+build_core() {
+    local root="$1"
+    "$root/.venv/bin/python" -m clans_pi.compiled.build --if-needed --quiet || true
 }
 
 # The translations: each .po compiled into the .mo the game reads when the .mo is missing or

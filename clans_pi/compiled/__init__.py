@@ -7,6 +7,6 @@ The computers' search uses it when it is there (:mod:`clans_pi.bots.compiled_sea
 :mod:`.build` builds it.
 """
 
-from .library import core, why_not
+from .library import core, describe, why_not
 
-__all__ = ["core", "why_not"]
+__all__ = ["core", "describe", "why_not"]

@@ -1,7 +1,9 @@
 """Build the compiled core: ``core.c`` into ``libclanscore-MACHINE.so`` next to it.
 
     python -m clans_pi.compiled.build                  for this machine, with cc
-    python -m clans_pi.compiled.build --check          say whether it is built and usable
+    python -m clans_pi.compiled.build --if-needed      only when missing or built from
+                                                       another core.c (set-up runs this)
+    python -m clans_pi.compiled.build --check          say whether the game uses it
     CC=aarch64-linux-gnu-gcc python -m clans_pi.compiled.build --machine aarch64
                                                        for a Pi, on another machine
 
@@ -75,6 +77,21 @@ def build(machine: str | None = None, out: Path | None = None) -> Path:
     return target
 
 
+def built_from(path: Path) -> str | None:
+    """The hash of the ``core.c`` the library at ``path`` was built from; None when there
+    is no library there, or it cannot be loaded here (another machine's)."""
+    import ctypes
+
+    if not path.exists():
+        return None
+    try:
+        stamp = ctypes.CDLL(str(path)).cc_source_hash
+        stamp.restype = ctypes.c_char_p
+        return stamp().decode()
+    except (OSError, AttributeError):
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m clans_pi.compiled.build",
                                      description=__doc__.splitlines()[0])
@@ -84,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                         "core.c, named for the machine)")
     parser.add_argument("--check", action="store_true",
                         help="build nothing: say whether the game uses the compiled core")
+    parser.add_argument("--if-needed", action="store_true", help="build only when there is "
+                        "no library for this machine built from today's core.c")
     parser.add_argument("--quiet", action="store_true", help="say nothing when it works")
     args = parser.parse_args(argv)
     if args.check:
@@ -92,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         reason = why_not()
         print(f"compiled core: {'in use' if reason is None else reason}")
         return 0 if reason is None else 1
+    if args.if_needed and args.machine is None and args.out is None \
+            and built_from(library_path()) == source_hash():
+        return 0
     try:
         path = build(args.machine, args.out)
     except BuildError as exc:

@@ -22,7 +22,7 @@ from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint32, c_uin
 from functools import cache
 from pathlib import Path
 
-__all__ = ["Core", "core", "library_path", "source_hash", "why_not"]
+__all__ = ["Core", "core", "describe", "library_path", "source_hash", "why_not"]
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "core.c"
@@ -136,3 +136,11 @@ def why_not() -> str | None:
     if _load() is not None:
         return None
     return _why[-1] if _why else "no compiled core"
+
+
+def describe() -> str:
+    """Which path the computers think on, in one line (``clans-pi selftest`` says it)."""
+    reason = why_not()
+    if reason is None:
+        return f"compiled core ({library_path().name})"
+    return f"Python path: {reason}"
