@@ -57,6 +57,16 @@ def search_path(request, monkeypatch) -> str:
     return request.param
 
 
+@pytest.fixture
+def compiled_twin(monkeypatch):
+    """Every move and playout of the test is checked against the compiled core
+    (tests/compiled_helpers.py): a rules test module takes it for all its tests."""
+    from tests.compiled_helpers import twin
+
+    with twin(monkeypatch) as twins:
+        yield twins
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[object]:
     """Chromium under Playwright, one for a test module (tests/browser_helpers.py)."""

@@ -25,6 +25,9 @@ from clans_pi.rules.setup import deal
 from clans_pi.rules.state import GameState
 from tests.reference_engine import ReferenceGame
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 BOARD = load_default_board()
 CHART = load_default_chart()
 BOARD_DICT = BOARD.to_dict()

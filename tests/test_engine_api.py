@@ -38,6 +38,9 @@ from tests.rules_helpers import (
     snapshot,
 )
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 # ------------------------------------------------------------------------ the public face
 
 

@@ -23,6 +23,9 @@ from clans_pi.rules.moves import Move
 from clans_pi.rules.state import GameState
 from scripts.make.perft import FORMAT, GOLDEN, board_digest, chart_digest
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 BOARD = load_default_board()
 CHART = load_default_chart()
 REGENERATE = "run `python scripts/make/perft.py` to regenerate it"

@@ -38,6 +38,9 @@ from clans_pi.rules.moves import Move
 from clans_pi.rules.state import GameState
 from tests.rules_helpers import BOARD, CHART, new_game
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 TOTAL_HUTS = HUTS_PER_CLAN * len(CLANS)  # R3: 60
 MAX_MOVES = len(BOARD.territories) - 1  # R8: each move empties a territory
 

@@ -31,6 +31,9 @@ from clans_pi.rules.constants import MAX_PLAYERS
 from clans_pi.settings import config as settings
 from clans_pi.settings.config import Config, load_config
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reference.md"
 EXAMPLE = ROOT / "clans_pi" / "settings" / "config.example.toml"

@@ -36,6 +36,9 @@ from tests.rules_helpers import (
     random_game,
 )
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 # ------------------------------------------------------------------------ R1, R2, R3
 
 

@@ -28,6 +28,9 @@ from tests.rules_helpers import (
     random_game,
 )
 
+# Every move and playout here is checked against the compiled core too.
+pytestmark = pytest.mark.usefixtures("compiled_twin")
+
 PAIR = [(0, 1), SPARE_EDGE]  # 0 and 1 neighbours of each other only: 0 -> 1 founds 1
 FIRST_CHIP_TAKEN = {1: 0, 2: 4, 3: 7, 4: 9, 5: 11}  # chips_taken before epoch e's first chip
 TERRAINS = ("forest", "mountain", "steppe", "grassland")
