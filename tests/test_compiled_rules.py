@@ -122,10 +122,13 @@ def test_the_heuristic_gives_the_same_floats_and_order(lib):
             continue
         cstate = CoreState.of(lib, state)
         moves = state.legal_moves()
-        for move, values in zip(moves, heuristic.clan_values(state, moves), strict=True):
-            out = (c_double * 5)()
-            lib.cc_clan_values(cstate.buf, cstate.board.buf, move.action, out)
-            assert tuple(out) == values, (seed, move)
+        out = (c_double * (5 * len(moves)))()
+        assert lib.cc_clan_values(cstate.buf, cstate.board.buf,
+                                  (c_int * len(moves))(*[m.action for m in moves]),
+                                  len(moves), out) == 0
+        python = heuristic.python_clan_values(state, moves)
+        for i, (move, values) in enumerate(zip(moves, python, strict=True)):
+            assert tuple(out[5 * i : 5 * i + 5]) == values, (seed, move)
             compared += 1
         weights = [rng.random() * (c % 3 != 0) for c in range(5)]
         codes = [m.action for m in moves]
@@ -133,5 +136,7 @@ def test_the_heuristic_gives_the_same_floats_and_order(lib):
         array = (c_int * len(codes))(*codes)
         assert lib.cc_heuristic_order(cstate.buf, cstate.board.buf, array, len(codes),
                                       (c_double * 5)(*weights)) == 0
-        assert list(array) == heuristic_order(state, codes, weights), seed
+        with pytest.MonkeyPatch.context() as patch:  # the Python heuristic's own order
+            patch.setenv("CLANS_PI_CORE", "python")
+            assert list(array) == heuristic_order(state, codes, weights), seed
     assert compared > 5000

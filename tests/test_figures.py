@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "figures.md"
 
 #: The ids other pages link to (figures.md#ID), in the table's order.
-IDS = ("engine-games", "engine-reference-ratio", "search-iterations", "search-parallel",
+IDS = ("engine-games", "engine-reference-ratio", "compiled-playouts", "compiled-search",
+       "search-iterations", "search-parallel",
        "hiding-reading", "ui-redraw", "ui-idle-cpu", "ui-first-frame", "ui-memory",
        "ui-redraw-phones", "history-open", "history-cached", "phones-press",
        "hiding-analysis", "calibration-open", "calibration-hiding", "calibration-random",

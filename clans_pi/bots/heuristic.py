@@ -34,6 +34,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from .. import compiled
+from ..compiled.state import compiled_clan_values
 from ..rules.constants import CLAN_INDEX, CLANS, NUM_CLANS
 from ..rules.epochs import FAVOURABLE, HOSTILE
 from ..rules.moves import Move
@@ -48,6 +50,7 @@ __all__ = [
     "best_order",
     "clan_values",
     "order_values",
+    "python_clan_values",
     "softmax",
 ]
 
@@ -93,6 +96,14 @@ def clan_values(state: GameState, moves: Sequence[Move] | None = None) -> list[V
         moves = state.legal_moves()
     if not moves:
         return []
+    lib = compiled.core()
+    if lib is not None:  # the same floats (tests/test_compiled_rules.py), faster
+        return compiled_clan_values(lib, state, moves)
+    return python_clan_values(state, moves)
+
+
+def python_clan_values(state: GameState, moves: Sequence[Move]) -> list[Values]:
+    """:func:`clan_values` in Python (the reference the compiled core answers to)."""
     view = _View(state)
     return [_best_per_clan(view.evaluate(m.src, m.dst)) for m in moves]
 

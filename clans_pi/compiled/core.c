@@ -707,13 +707,17 @@ int cc_heuristic_order(const State *s, const Board *b, int *codes, int count,
     return rc;
 }
 
-/* The heuristic's values of a move for each clan (clan_values for one move). */
-void cc_clan_values(const State *s, const Board *b, int action, double *out) {
+/* clan_values: each of count moves' values for each clan (NCLANS a move, in out).
+ * Returns 0, or -1 when out of memory. */
+int cc_clan_values(const State *s, const Board *b, const int *actions, int count,
+                   double *out) {
     View *v = malloc(sizeof(View));
-    if (!v) return;
+    if (!v) return -1;
     view_init(v, s, b);
-    evaluate(v, action >> 6 & 63, action & 63, out);
+    for (int i = 0; i < count; i++)
+        evaluate(v, actions[i] >> 6 & 63, actions[i] & 63, out + NCLANS * i);
     free(v);
+    return 0;
 }
 
 /* ------------------------------------------------------------------- the search */

@@ -68,7 +68,7 @@ class Core:
             "cc_playout": (None, [vp, vp, vp]),
             "cc_playouts": (None, [vp, vp, vp, vp, c_int]),
             "cc_heuristic_order": (c_int, [vp, vp, ip, c_int, dp]),
-            "cc_clan_values": (None, [vp, vp, c_int, dp]),
+            "cc_clan_values": (c_int, [vp, vp, ip, c_int, dp]),
             "cc_search_size": (c_size_t, []),
             "cc_search_start": (c_int, [vp, vp, vp, c_double, c_double, c_double, c_double,
                                         c_double, c_int, c_int, c_int, ip, c_int, dp,

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import ctypes
 import random
-from ctypes import c_int, c_uint32
+from ctypes import c_double, c_int, c_uint32
 from functools import lru_cache
 
 from ..rules.board import Board
 from ..rules.epochs import EpochChart
+from ..rules.moves import Move
 from ..rules.state import END_NO_MOVES, END_TWELFTH_VILLAGE, GameState
 from ..rules.village import unpack_huts
 from .library import Core
 
-__all__ = ["MAX_NEIGHBOURS", "CoreBoard", "CoreRandom", "CoreState", "tables"]
+__all__ = ["MAX_NEIGHBOURS", "CoreBoard", "CoreRandom", "CoreState", "compiled_clan_values",
+           "tables"]
 
 MAX_NEIGHBOURS = 8  # MAXN in core.c
 _ENDS = {None: 0, END_TWELFTH_VILLAGE: 1, END_NO_MOVES: 2}
@@ -177,3 +179,17 @@ def tables(state: GameState, villages_from: int = 0) -> dict[str, object]:
                       tuple(CLAN_INDEX[c] for c in v.lost))
                      for v in state.villages[villages_from:]],
     }
+
+
+def compiled_clan_values(core: Core, state: GameState,
+                         moves: list[Move] | tuple[Move, ...]) -> list[tuple[float, ...]]:
+    """``clans_pi.bots.heuristic.clan_values`` of ``moves`` worked out by the core: the
+    same floats, bit for bit."""
+    cstate = CoreState.of(core, state)
+    out = (c_double * (5 * len(moves)))()
+    if core.cc_clan_values(cstate.buf, cstate.board.buf,
+                           (c_int * len(moves))(*[m.src << 6 | m.dst for m in moves]),
+                           len(moves), out):
+        raise MemoryError("the compiled core ran out of memory")
+    flat = out[:]
+    return [tuple(flat[i:i + 5]) for i in range(0, len(flat), 5)]

@@ -18,8 +18,13 @@ second on one worker (the game's own process) and Hard's with 2 worker processes
 worker process's memory (``search_worker_rss_mb``, resident, after searching), and what
 hiding adds to a move before its search (``hiding_reading_ms_*``, :func:`reading_cost`).
 
+``--compiled`` also times the compiled core against the Python path, side by side in one
+run (:mod:`scripts.bench.compiled`): ``speedup_playout``, ``speedup_search`` (the lower of
+Hard's and Normal's) and ``identical`` (its own seeded games and searches agree on both
+paths). ``--json``: only the JSON object (what it prints anyway).
+
 Usage: .venv/bin/python scripts/bench/engine.py [--seconds 1.0] [--rounds 5] [--compare]
-       [--search [--search-seconds 0.5]]
+       [--search [--search-seconds 0.5]] [--compiled] [--json]
 """
 
 from __future__ import annotations
@@ -173,6 +178,10 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="also time slower paths")
     parser.add_argument("--search", action="store_true",
                         help="also time the search on 1 and 2 worker processes")
+    parser.add_argument("--compiled", action="store_true",
+                        help="also time the compiled core against the Python path")
+    parser.add_argument("--json", action="store_true",
+                        help="print the JSON object only (as it does anyway)")
     parser.add_argument("--search-seconds", type=float, default=0.5,
                         help="the search's budget a move")
     args = parser.parse_args()
@@ -243,6 +252,10 @@ def main() -> None:
     if args.search:
         out.update(search_rates(args.search_seconds, args.rounds, args.seed))
         out.update(reading_cost(args.seed))
+    if args.compiled:
+        from scripts.bench.compiled import compare
+
+        out.update(compare(args.seconds, args.rounds, args.seed))
     print(json.dumps(out))
 
 

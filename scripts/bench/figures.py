@@ -105,6 +105,7 @@ def read_suite(stdout: str, seconds: float, returncode: int) -> dict:
 BENCHES: dict[str, Bench] = {
     "engine": Bench(f"{PY} -m scripts.bench.engine --compare", read_json),
     "search": Bench(f"{PY} -m scripts.bench.engine --search", read_json),
+    "compiled": Bench(f"{PY} -m scripts.bench.engine --compiled --json", read_json),
     "ui": Bench(f"{PY} -m scripts.bench.ui", read_json),
     # The row is the redraw with two phones connected, measured before the phones' load;
     # the load is tests/test_bench_ui.py's small one: with ui.py's default (50 phones, 10
@@ -201,6 +202,24 @@ ROWS: tuple[Row, ...] = (
         "—", "engine",
         lambda d: f"{d['speedup_vs_reference']:g} times "
                   f"({d['reference_dict_of_counters_games_per_s']:g} games/s)"),
+    Row("compiled-playouts",
+        "The compiled core's playouts a second against the Python path's, one core, side by "
+        "side (and its seeded games and searches the same on both)",
+        "≥ 20 times, identical", "compiled",
+        lambda d: f"{d['speedup_playout']:g} times ({d['playouts_per_s_compiled']:,} against "
+                  f"{d['playouts_per_s_python']:,} a second), "
+                  f"{'identical' if d['identical'] else '**not identical**'}",
+        lambda d: d["speedup_playout"] >= 20 and d["identical"]),
+    Row("compiled-search",
+        "The compiled core's search iterations a second against the Python path's, one core, "
+        "Hard and Normal (the lower counts)",
+        "≥ 10 times", "compiled",
+        lambda d: f"{d['speedup_search']:g} times (Hard "
+                  f"{d['search_iterations_per_s_compiled']['hard']:,} against "
+                  f"{d['search_iterations_per_s_python']['hard']:,}, Normal "
+                  f"{d['search_iterations_per_s_compiled']['normal']:,} against "
+                  f"{d['search_iterations_per_s_python']['normal']:,} a second)",
+        lambda d: d["speedup_search"] >= 10 and d["identical"]),
     Row("search-iterations", "Hard's search iterations a second, one worker", "—", "search",
         lambda d: f"{d['search_iterations_per_s_1']:,} a second "
                   f"(Normal {d['search_normal_iterations_per_s_1']:,})"),
