@@ -685,10 +685,10 @@ static int heuristic_order(const State *s, const Board *b, int *codes, uint64_t 
     }
     for (int i = 0; i < count; i++) {
         ctmp[i] = codes[src[i]];
-        otmp[i] = ords[src[i]];
+        otmp[i] = ords ? ords[src[i]] : 0;
     }
     memcpy(codes, ctmp, sizeof(int) * (size_t)count);
-    memcpy(ords, otmp, sizeof(uint64_t) * (size_t)count);
+    if (ords) memcpy(ords, otmp, sizeof(uint64_t) * (size_t)count);
     free(v);
     free(score);
     free(idx);
@@ -700,11 +700,7 @@ static int heuristic_order(const State *s, const Board *b, int *codes, uint64_t 
 /* For the tests: codes best first, as heuristic_order in ismcts.py gives them. */
 int cc_heuristic_order(const State *s, const Board *b, int *codes, int count,
                        const double *weights) {
-    uint64_t *ords = calloc((size_t)(count ? count : 1), sizeof(uint64_t));
-    if (!ords) return -1;
-    int rc = heuristic_order(s, b, codes, ords, count, weights);
-    free(ords);
-    return rc;
+    return heuristic_order(s, b, codes, NULL, count, weights);
 }
 
 /* clan_values: each of count moves' values for each clan (NCLANS a move, in out).
@@ -722,14 +718,19 @@ int cc_clan_values(const State *s, const Board *b, const int *actions, int count
 
 /* ------------------------------------------------------------------- the search */
 
+/* A node holds what the Python _Node holds, no more: its children's codes (all once full,
+ * else the tried ones), their village orders only when one has an order (most nodes have
+ * none: NULL), and visits, rewards and child nodes for the tried ones. */
 typedef struct Node {
-    int player, total, ntried, nact, cap, full, sorted;
+    int player, total, ntried, nact, cap, cap_tried, full, sorted;
     int *actions;          /* codes: order_index << 12 | src << 6 | dst */
-    uint64_t *ord;         /* the village order of each code (0: none) */
+    uint64_t *ord;         /* the village order of each code (0: none), or NULL: none has */
     int *n;                /* visits of the tried ones */
     double *w;             /* summed rewards of this node's mover */
     struct Node **children;
 } Node;
+
+static inline uint64_t node_ord(const Node *nd, int i) { return nd->ord ? nd->ord[i] : 0; }
 
 /* Lists every code (actions_with_orders): each legal action, one per village order. */
 typedef struct {
@@ -777,6 +778,7 @@ static int actions_with_orders(const State *s, const Board *b, Codes *out) {
     return 0;
 }
 
+/* Room for cap codes (and their orders, when the node has any). */
 static int node_reserve(Node *nd, int cap) {
     if (cap <= nd->cap) return 0;
     int c = nd->cap ? nd->cap : 4;
@@ -784,9 +786,21 @@ static int node_reserve(Node *nd, int cap) {
     int *a = realloc(nd->actions, sizeof(int) * (size_t)c);
     if (!a) return -1;
     nd->actions = a;
-    uint64_t *o = realloc(nd->ord, sizeof(uint64_t) * (size_t)c);
-    if (!o) return -1;
-    nd->ord = o;
+    if (nd->ord) {
+        uint64_t *o = realloc(nd->ord, sizeof(uint64_t) * (size_t)c);
+        if (!o) return -1;
+        memset(o + nd->cap, 0, sizeof(uint64_t) * (size_t)(c - nd->cap));
+        nd->ord = o;
+    }
+    nd->cap = c;
+    return 0;
+}
+
+/* Room for cap tried children's visits, rewards and nodes. */
+static int node_reserve_tried(Node *nd, int cap) {
+    if (cap <= nd->cap_tried) return 0;
+    int c = nd->cap_tried ? nd->cap_tried : 2;
+    while (c < cap) c *= 2;
     int *n = realloc(nd->n, sizeof(int) * (size_t)c);
     if (!n) return -1;
     nd->n = n;
@@ -796,7 +810,18 @@ static int node_reserve(Node *nd, int cap) {
     Node **ch = realloc(nd->children, sizeof(Node *) * (size_t)c);
     if (!ch) return -1;
     nd->children = ch;
-    nd->cap = c;
+    nd->cap_tried = c;
+    return 0;
+}
+
+/* Sets code i's village order (the orders are made when the first one is not 0). */
+static int node_set_ord(Node *nd, int i, uint64_t ord) {
+    if (!nd->ord) {
+        if (!ord) return 0;
+        nd->ord = calloc((size_t)nd->cap, sizeof(uint64_t));
+        if (!nd->ord) return -1;
+    }
+    nd->ord[i] = ord;
     return 0;
 }
 
@@ -817,15 +842,21 @@ static Node *node_new(int player, const State *s, const Board *b, Rng *r, int ea
         }
         int len = scratch->len;
         memcpy(nd->actions, scratch->codes, sizeof(int) * (size_t)len);
-        memcpy(nd->ord, scratch->ord, sizeof(uint64_t) * (size_t)len);
+        for (int i = 0; i < len; i++)
+            if (node_set_ord(nd, i, scratch->ord[i])) {
+                node_free(nd);
+                return NULL;
+            }
         for (int i = len - 1; i > 0; i--) { /* random.shuffle */
             int j = (int)mt_below(r, (uint32_t)(i + 1));
             int a = nd->actions[i];
             nd->actions[i] = nd->actions[j];
             nd->actions[j] = a;
-            uint64_t o = nd->ord[i];
-            nd->ord[i] = nd->ord[j];
-            nd->ord[j] = o;
+            if (nd->ord) {
+                uint64_t o = nd->ord[i];
+                nd->ord[i] = nd->ord[j];
+                nd->ord[j] = o;
+            }
         }
         nd->nact = len;
         nd->full = 1;
@@ -847,21 +878,23 @@ static int node_complete(Node *nd, const State *s, const Board *b, Rng *r, Codes
             }
         if (!tried) {
             nd->actions[k] = code;
-            nd->ord[k] = scratch->ord[i];
+            if (node_set_ord(nd, k, scratch->ord[i])) return -1;
             k++;
         }
     }
     int *rest = nd->actions + nd->ntried;
-    uint64_t *rord = nd->ord + nd->ntried;
+    uint64_t *rord = nd->ord ? nd->ord + nd->ntried : NULL;
     int nrest = k - nd->ntried;
     for (int i = nrest - 1; i > 0; i--) {
         int j = (int)(mt_random(r) * (i + 1));
         int a = rest[i];
         rest[i] = rest[j];
         rest[j] = a;
-        uint64_t o = rord[i];
-        rord[i] = rord[j];
-        rord[j] = o;
+        if (rord) {
+            uint64_t o = rord[i];
+            rord[i] = rord[j];
+            rord[j] = o;
+        }
     }
     nd->nact = k;
     nd->full = 1;
@@ -892,7 +925,7 @@ static int node_draw(Node *nd, const State *s, const Board *b, Rng *r, Codes *sc
         if (!seen) {
             if (node_reserve(nd, nd->nact + 1)) return -1;
             nd->actions[nd->nact] = code;
-            nd->ord[nd->nact] = ord;
+            if (node_set_ord(nd, nd->nact, ord)) return -1;
             nd->nact++;
             return 1;
         }
@@ -931,7 +964,8 @@ static int sort_untried(Search *S, Node *nd, const State *st) {
     nd->sorted = 1;
     int nrest = nd->nact - nd->ntried;
     if (nrest < 2) return 0;
-    return heuristic_order(st, S->b, nd->actions + nd->ntried, nd->ord + nd->ntried, nrest,
+    return heuristic_order(st, S->b, nd->actions + nd->ntried,
+                           nd->ord ? nd->ord + nd->ntried : NULL, nrest,
                            S->weights + NCLANS * nd->player);
 }
 
@@ -1023,7 +1057,7 @@ static int walk(Search *S, State *st) {
         int i;
         if (fresh) {
             i = tried;
-            if (node_reserve(node, tried + 1)) return -1;
+            if (node_reserve_tried(node, tried + 1)) return -1;
             node->n[i] = 1;
             node->w[i] = 0.0;
             node->children[i] = NULL;
@@ -1045,7 +1079,7 @@ static int walk(Search *S, State *st) {
         node->total = total + 1;
         int code = node->actions[i];
         int order[MAXN];
-        int norder = unpack_order(node->ord[i], order);
+        int norder = unpack_order(node_ord(node, i), order);
         apply(st, b, code >> 6 & 63, code & 63, norder ? order : NULL, norder, NULL);
         S->path_node[depth] = node;
         S->path_i[depth] = i;
@@ -1165,7 +1199,7 @@ void cc_node_children(const Node *nd, int count, int *codes, uint64_t *ords, int
                       double *w) {
     for (int i = 0; i < count && i < nd->nact; i++) {
         codes[i] = nd->actions[i];
-        ords[i] = nd->ord[i];
+        ords[i] = node_ord(nd, i);
         if (i < nd->ntried) {
             n[i] = nd->n[i];
             w[i] = nd->w[i];
@@ -1188,4 +1222,14 @@ void cc_tree_free(Node *root, Node *keep) {
     free(root->w);
     free(root->children);
     free(root);
+}
+
+/* The nodes of the tree of root and the bytes they hold: out[0] nodes, out[1] bytes. */
+void cc_tree_size(const Node *root, long *out) {
+    if (!root) return;
+    out[0] += 1;
+    out[1] += (long)sizeof(Node) + (long)root->cap * (long)sizeof(int)
+              + (root->ord ? (long)root->cap * (long)sizeof(uint64_t) : 0)
+              + (long)root->cap_tried * (long)(sizeof(int) + sizeof(double) + sizeof(Node *));
+    for (int i = 0; i < root->ntried; i++) cc_tree_size(root->children[i], out);
 }
