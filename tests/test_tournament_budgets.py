@@ -17,18 +17,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_pi_budget_is_a_core_here_divided_by_the_pi_factor_for_each_worker():
+    from clans_pi.bots.search_bot import LEVEL_SETTINGS, NORMAL_ITERATIONS
+
     hard = round(tournament.HERE["hard"] * 1.0 / tournament.PI_FACTOR)
-    normal = round(tournament.HERE["normal"] * 0.2 / tournament.PI_FACTOR)
     assert tournament.named_budget("pi", "hard", 1) == Budget(iterations=hard)
     assert tournament.named_budget("pi", "hard", 3) == Budget(iterations=3 * hard)
-    assert tournament.named_budget("pi", "normal", 1) == Budget(iterations=normal)
     assert tournament.named_budget("desktop", "hard", 1) == Budget(
         iterations=tournament.HERE["hard"])
-    # The think times are the game's own.
-    from clans_pi.bots.search_bot import LEVEL_SETTINGS
-
-    for level, seconds in tournament.THINK_SECONDS.items():
-        assert LEVEL_SETTINGS[level].budget.seconds == seconds
+    # Normal searches its fixed iterations on any machine, shared out over the workers.
+    for name in ("pi", "desktop"):
+        for workers in (1, 3):
+            assert tournament.named_budget(name, "normal", workers) == Budget(
+                iterations=NORMAL_ITERATIONS)
+    # On the Python path, as the levels were: Normal 0.2 s a move.
+    python = round(tournament.HERE_PYTHON["normal"] * 0.2 / tournament.PI_FACTOR)
+    assert tournament.named_budget("pi-python", "normal", 1) == Budget(iterations=python)
+    assert tournament.named_budget("desktop-python", "hard", 1) == Budget(
+        iterations=tournament.HERE_PYTHON["hard"])
+    # The think times and iterations are the game's own.
+    assert LEVEL_SETTINGS["hard"].budget.seconds == tournament.THINK_SECONDS["hard"]
+    assert LEVEL_SETTINGS["normal"].budget.iterations == NORMAL_ITERATIONS
 
 
 def test_a_level_may_carry_its_own_budget_and_workers():

@@ -25,8 +25,9 @@ def make_bot(
 ) -> Bot:
     """A computer player of ``level`` (one of :data:`LEVELS`: easy, normal, hard).
 
-    ``budget`` None gives the level's default (Hard about 1 s a move, Normal a fifth of
-    that, Easy does not search); ``seed`` makes it reproducible (with an iteration budget).
+    ``budget`` None gives the level's default (Hard about 1 s a move, Normal a fixed number
+    of iterations, Easy does not search); ``seed`` makes it reproducible (with an iteration
+    budget).
     """
     if level == "easy":
         from .easy import EasyBot

@@ -18,13 +18,10 @@ log = logging.getLogger(__name__)
 
 __all__ = ["ComputerPlayers"]
 
-#: Normal thinks this part of Hard's time.
-NORMAL_SHARE = 0.2
-
-
 class ComputerPlayers:
     """Makes the computer player for a seat (the table's ``bots``): Hard thinks
-    ``think_seconds`` a move, Normal a fifth of that, Easy does not search. A seat keeps its
+    ``think_seconds`` a move, Normal searches its fixed iterations (its level's budget,
+    :data:`~clans_pi.bots.search_bot.LEVEL_SETTINGS`), Easy does not search. A seat keeps its
     bot, so it reads the others from every move once, not again from the deal each turn
     (a bot sees a new game or an undo by itself and starts again). Each seat has its own
     fixed seed, so the same position gets the same move again (after an undo, say).
@@ -47,10 +44,9 @@ class ComputerPlayers:
         with self._lock:
             bot = self._bots.get((seat, level))
             if bot is None:
-                seconds = self.think_seconds if level == "hard" \
-                    else self.think_seconds * NORMAL_SHARE
+                budget = Budget(seconds=self.think_seconds) if level == "hard" else None
                 bot = make_bot(level, self.board, self.chart, seed=self.seed + 7919 * seat,
-                               budget=Budget(seconds=seconds),
+                               budget=budget,
                                pool=self._pool() if level != "easy" else None)
                 self._bots[(seat, level)] = bot
             return bot

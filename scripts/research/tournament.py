@@ -59,18 +59,22 @@ played in the open, clans_pi.bots.belief.OPEN_MODEL: as they were before the gam
 expected hiders), and hiding (Hard with ``--hiding W`` as its weight on
 being read; Hard's own without it).
 
-**Budgets named after machines.** ``--budget pi`` gives every searching level the
-iterations a Raspberry Pi 4 core searches in the level's time a move (Hard 1 s, Normal
-0.2 s): the iterations per second one worker searches here (:data:`HERE`, measured with
-``scripts/bench/engine.py --search``) divided by :data:`PI_FACTOR`. ``--budget desktop`` gives
-what one core here searches. Both are iteration counts, so a tournament plays the same
-games on any machine. ``--workers N`` searches with N worker processes per computer (root
-parallel, as ``[computer] workers`` at the table); with a named budget each worker gets the
-per-core budget, as each core of the Pi searches for the same time.
+**Budgets named after machines.** ``--budget pi`` gives Hard the iterations a Raspberry
+Pi 4 core searches in its time a move (1 s) with the compiled core: the iterations per
+second one core searches here over whole games (:data:`HERE`) divided by
+:data:`PI_FACTOR`; ``--budget desktop`` what one core here searches. Normal searches a
+fixed number of iterations (``NORMAL_ITERATIONS``) on any machine. ``pi-python`` and
+``desktop-python`` are the same machines on the Python path (:data:`HERE_PYTHON`, Normal
+0.2 s a move): the levels as they were before the compiled core, and on a Pi without a C
+compiler. All are iteration counts, so a tournament plays the same games on any machine.
+``--workers N`` searches with N worker processes per computer (root parallel, as
+``[computer] workers`` at the table); with a named budget each worker gets the per-core
+budget, as each core of the Pi searches for the same time.
 
 A level may carry its own budget and workers, ``LEVEL[@BUDGET][/WORKERS]``, so that one
-level can meet itself: ``--levels hard@pi/3,hard@desktop`` is Hard on a Pi 4 with 3
-workers against Hard on one core here (BUDGET: pi, desktop, N iterations or Xs).
+level can meet itself: ``--levels hard@pi/3,hard@desktop-python`` is Hard on a Pi 4 with 3
+workers and the compiled core against Hard on one core here on the Python path (BUDGET:
+a named one, N iterations or Xs).
 """
 
 from __future__ import annotations
@@ -137,16 +141,25 @@ NOT_READERS = ("random", PEEKING, PEEKING_NORMAL)
 #: How many times slower one core of a Raspberry Pi 4 runs this project's Python than one
 #: core of this machine (docs/computer-players.md: the n-body benchmark took 158 s on a
 #: Pi 4 at 1.5 GHz and 37 s here, 4.3 times; a Pi 4 at 1.8 GHz, as sold since 2020, is
-#: about 3.6 times slower. 4 is the factor every Pi figure of the journal uses.)
+#: about 3.6 times slower. 4 is the factor every Pi figure of the journal uses, for the
+#: compiled core too: not measured on a Pi).
 PI_FACTOR = 4.0
 #: Iterations per second one core searches here over whole games, per level: the iter/s
-#: column of this script at the default (seconds) budgets, 2026-11-24, Hard against Normal
-#: (docs/journal.md): about 10,000 for Hard, 11,000 for Normal (shorter searches, less
-#: ordering). Hence Pi budgets of 2,500 and 550 iterations a move per core.
-HERE = {"hard": 10_000, "normal": 11_000}
-#: Each searching level's time a move at the table (bots.search_bot.LEVEL_SETTINGS).
-THINK_SECONDS = {"hard": 1.0, "normal": 0.2}
-NAMED_BUDGETS = ("pi", "desktop")
+#: column of this script at the default (seconds) budgets, Hard against Normal
+#: (docs/journal.md). The compiled core, 2026-12-02: about 417,000 for Hard and 609,000
+#: for Normal; the Python path, 2026-11-24: about 10,000 and 11,000 (shorter searches,
+#: less ordering).
+HERE = {"hard": 417_000, "normal": 609_000}
+HERE_PYTHON = {"hard": 10_000, "normal": 11_000}
+#: Each level's time a move at the table (bots.search_bot.LEVEL_SETTINGS): Hard thinks for
+#: a time; Normal searches a fixed number of iterations (NORMAL_ITERATIONS).
+THINK_SECONDS = {"hard": 1.0}
+#: Before the compiled core, Normal thought for 0.2 s a move (the ``-python`` budgets).
+THINK_SECONDS_PYTHON = {"hard": 1.0, "normal": 0.2}
+#: ``pi`` and ``desktop``: a Pi 4 core and a core here with the compiled core; with
+#: ``-python``, on the Python path (what the table had before the compiled core, and what
+#: a Pi without a C compiler has).
+NAMED_BUDGETS = ("pi", "desktop", "pi-python", "desktop-python")
 #: A level that searches as another does (its budgets are that level's).
 SEARCHES_AS = {**PEEKING_SEARCHES_AS, HIDING: "hard", **OPEN, **NAIVE}
 
@@ -214,11 +227,20 @@ class Spec:
 
 
 def named_budget(name: str, level: str, workers: int) -> Budget:
-    """``pi`` or ``desktop``: the iterations ``workers`` cores of that machine search in
-    ``level``'s time a move (each worker its share); peeking searches as Hard does."""
+    """``pi`` or ``desktop`` (``-python``: on the Python path): the iterations ``workers``
+    cores of that machine search in ``level``'s time a move (each worker its share); a level
+    with fixed iterations (Normal) has those on any machine and any workers (the table
+    shares them out). Peeking searches as Hard does."""
     level = SEARCHES_AS.get(level, level)
-    per_core = HERE[level] * THINK_SECONDS[level]
-    if name == "pi":
+    machine, _, path = name.partition("-")
+    here, think = (HERE_PYTHON, THINK_SECONDS_PYTHON) if path == "python" \
+        else (HERE, THINK_SECONDS)
+    if level not in think:
+        iterations = LEVEL_SETTINGS[level].budget.iterations
+        assert iterations is not None, f"{level} has neither a time nor iterations"
+        return Budget(iterations=iterations)
+    per_core = here[level] * think[level]
+    if machine == "pi":
         per_core /= PI_FACTOR
     return Budget(iterations=max(1, round(per_core)) * workers)
 
@@ -232,7 +254,8 @@ def parse_budget(value: str, where: str) -> Budget | str:
             return Budget(seconds=float(value[:-1]))
         return Budget(iterations=int(value))
     except ValueError:
-        raise SystemExit(f"tournament.py: {where}: {value!r} is not N, Xs, pi or desktop") \
+        raise SystemExit(f"tournament.py: {where}: {value!r} is not N, Xs or one of "
+                         f"{', '.join(NAMED_BUDGETS)}") \
             from None
 
 
@@ -248,7 +271,7 @@ def parse_spec(text: str, budgets: dict[str, Budget | str], workers: int) -> Spe
             raise SystemExit(f"tournament.py: {text!r}: workers must be 1 to 64, not "
                              f"{count!r}")
         workers = int(count)
-    searching = SEARCHES_AS.get(level, level) in THINK_SECONDS
+    searching = SEARCHES_AS.get(level, level) in HERE
     if not searching:
         workers = 1
     budget = parse_budget(budget_text, text) if budget_text else \
@@ -585,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated, cycled over the seats; of {', '.join(ALL_LEVELS)}")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", nargs="*", default=[],
-                        metavar="pi|desktop|LEVEL=N|LEVEL=Xs|LEVEL=pi")
+                        metavar="pi|desktop|pi-python|desktop-python|LEVEL=N|LEVEL=Xs|LEVEL=pi")
     parser.add_argument("--workers", type=int, default=1,
                         help="search worker processes per computer (root parallel)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
