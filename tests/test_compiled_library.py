@@ -1,0 +1,109 @@
+"""Building and loading the compiled core: a library is used only when it was built from
+today's core.c; without a C compiler the set-up says so in one line and goes on (the
+Python path); ``clans-pi selftest`` says which path the computers think on."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clans_pi.compiled import build, library
+from tests.compiled_helpers import the_core
+
+REPO = Path(__file__).resolve().parent.parent
+BASH = shutil.which("bash")
+
+
+@pytest.fixture
+def scratch_core(tmp_path, monkeypatch):
+    """The loader looking at a copy of core.c in ``tmp_path`` (its library built there)."""
+    the_core()  # a compiler is here
+    source = tmp_path / "core.c"
+    shutil.copy(library.SOURCE, source)
+    monkeypatch.setattr(library, "SOURCE", source)
+    monkeypatch.setattr(library, "HERE", tmp_path)
+    monkeypatch.delenv(library.ENV, raising=False)
+    library._load.cache_clear()
+    yield source
+    library._load.cache_clear()
+
+
+def test_a_library_built_from_todays_source_is_used(scratch_core):
+    path = build.build()
+    assert path == library.library_path() and path.parent == scratch_core.parent
+    assert build.built_from(path) == library.source_hash()
+    assert library.why_not() is None
+    assert library.describe() == f"compiled core ({path.name})"
+
+
+def test_a_library_built_from_another_source_is_not_used(scratch_core):
+    build.build()
+    scratch_core.write_text(scratch_core.read_text() + "\n/* changed since */\n")
+    assert library.core() is None
+    assert "built from another core.c" in library.why_not()
+    assert library.describe().startswith("Python path: ")
+
+
+def test_no_library_and_the_python_choice_are_said(scratch_core, monkeypatch):
+    assert library.core() is None
+    assert "not built" in library.why_not()
+    build.build()
+    library._load.cache_clear()
+    monkeypatch.setenv(library.ENV, "python")
+    assert library.core() is None and library.why_not() == "CLANS_PI_CORE=python chooses " \
+        "the Python path"
+
+
+def test_without_a_compiler_the_build_says_so_in_one_line(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    assert build.compiler() is None
+    assert build.main(["--out", str(tmp_path / "lib.so")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "no C compiler" in err[0] and "Python path" in err[0]
+    assert not (tmp_path / "lib.so").exists()
+
+
+def test_a_failing_compiler_is_one_line_and_leaves_no_library(monkeypatch, capsys, tmp_path):
+    fake = tmp_path / "cc"
+    fake.write_text("#!/bin/sh\necho 'core.c:1: error: the compiler broke' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("CC", str(fake))
+    assert build.main(["--out", str(tmp_path / "lib.so")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"clans-pi: {fake} failed to build core.c: core.c:1: error: the compiler "
+                   "broke; the computers think on the Python path (slower)"]
+    assert list(tmp_path.iterdir()) == [fake]  # nothing half-written
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+def test_set_up_without_a_compiler_says_one_line_and_goes_on(tmp_path):
+    """scripts/_venv.sh's build_core, as ./scripts/play runs it, on a PATH with no cc."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    venv = tmp_path / "checkout" / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(sys.executable)
+    shutil.copytree(REPO / "clans_pi", tmp_path / "checkout" / "clans_pi",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__", "locale", "page"))
+    done = subprocess.run(
+        [BASH, "-c", '. "$1"; build_core "$2"; echo "went on"', "_",
+         str(REPO / "scripts" / "_venv.sh"), str(tmp_path / "checkout")],
+        env={"PATH": str(bin_dir), "CC": str(bin_dir / "cc")}, cwd=tmp_path / "checkout",
+        capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout == "went on\n", done
+    said = done.stderr.splitlines()
+    assert len(said) == 1 and "no C compiler" in said[0], said
+
+
+def test_selftest_says_which_path_the_computers_think_on(monkeypatch):
+    env = {"GPIOZERO_PIN_FACTORY": "mock", "CLANS_PI_CORE": "python", "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "selftest", "--seconds", "0",
+                           "--step", "0"], capture_output=True, text=True, timeout=120,
+                          cwd=REPO, env=env, check=False)
+    lines = proc.stdout.splitlines()
+    assert lines[1] == "computer players: Python path: CLANS_PI_CORE=python chooses the " \
+        "Python path", proc
