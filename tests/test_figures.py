@@ -22,7 +22,7 @@ IDS = ("engine-games", "engine-reference-ratio", "compiled-playouts", "compiled-
        "hiding-reading", "ui-redraw", "ui-idle-cpu", "ui-first-frame", "ui-memory",
        "ui-redraw-phones", "history-open", "history-cached", "phones-press",
        "hiding-analysis", "calibration-open", "calibration-hiding", "calibration-random",
-       "calibration-mix", "test-suite")
+       "calibration-mix", "test-suite", "test-suite-python")
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -136,8 +136,8 @@ def test_a_new_page_is_made_from_the_template(tmp_path):
 
 def test_skip_slow_leaves_out_the_suite_and_the_calibration():
     ids = [row.id for row in figures.selected(None, skip_slow=True)]
-    assert "test-suite" not in ids and not any(i.startswith("calibration") for i in ids)
-    assert len(ids) == len(IDS) - 5
+    assert not any(i.startswith(("test-suite", "calibration")) for i in ids)
+    assert len(ids) == len(IDS) - 6
 
 
 def _population(brier: float, ece: float, over: bool) -> dict:
@@ -196,13 +196,16 @@ def test_list_prints_every_id_and_its_command(capsys):
     assert figures.main(["--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == list(IDS)
-    assert lines[-1].split(None, 1)[1] == figures.TEST_COMMAND
+    assert lines[-2].split(None, 1)[1] == figures.TEST_COMMAND
+    assert lines[-1].split(None, 1)[1] == f"CLANS_PI_CORE=python {figures.TEST_COMMAND}"
 
 
 def test_every_command_runs_a_script_of_the_checkout():
     for bench in figures.BENCHES.values():
         for part in bench.command.split(" | "):
             words = shlex.split(part)
+            if words[0] == "CLANS_PI_CORE=python":  # the Python path's run
+                words = words[1:]
             if words[0] == figures.PY:
                 assert words[1] == "-m"
                 module = ROOT / (words[2].replace(".", "/") + ".py")
