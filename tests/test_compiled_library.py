@@ -107,3 +107,25 @@ def test_selftest_says_which_path_the_computers_think_on(monkeypatch):
     lines = proc.stdout.splitlines()
     assert lines[1] == "computer players: Python path: CLANS_PI_CORE=python chooses the " \
         "Python path", proc
+
+
+def test_the_check_where_the_game_runs_finds_a_core_that_differs(monkeypatch):
+    """compiled_check.agrees: true for the core as built, false for one whose moves or
+    searches differ from the Python path's."""
+    from clans_pi.bots import compiled_check
+    from clans_pi.compiled.state import CoreState
+
+    lib = the_core()
+    assert compiled_check.agrees(lib, games=4, searches=2, iterations=50)
+    with monkeypatch.context() as patch:
+        legal = CoreState.legal_actions
+        patch.setattr(CoreState, "legal_actions", lambda self: legal(self)[1:])
+        assert not compiled_check.agrees(lib, games=4, searches=2, iterations=50)
+    real = compiled_check.compiled_search.search
+
+    def other_move(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return result.__class__(result.move, result.iterations + 1, result.visits)
+
+    monkeypatch.setattr(compiled_check.compiled_search, "search", other_move)
+    assert not compiled_check.agrees(lib, games=4, searches=2, iterations=50)

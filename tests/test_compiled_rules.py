@@ -13,6 +13,7 @@ import pytest
 
 from clans_pi.bots import heuristic
 from clans_pi.bots.ismcts import heuristic_order
+from clans_pi.compiled.library import python_path
 from clans_pi.compiled.state import CoreRandom, CoreState, tables
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.epochs import load_default_chart
@@ -136,7 +137,6 @@ def test_the_heuristic_gives_the_same_floats_and_order(lib):
         array = (c_int * len(codes))(*codes)
         assert lib.cc_heuristic_order(cstate.buf, cstate.board.buf, array, len(codes),
                                       (c_double * 5)(*weights)) == 0
-        with pytest.MonkeyPatch.context() as patch:  # the Python heuristic's own order
-            patch.setenv("CLANS_PI_CORE", "python")
+        with python_path():  # the Python heuristic's own order
             assert list(array) == heuristic_order(state, codes, weights), seed
     assert compared > 5000

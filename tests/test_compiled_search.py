@@ -20,6 +20,7 @@ from clans_pi.bots.ismcts import Settings, uniform_sampler, weighted_sampler
 from clans_pi.bots.parallel import RootStats
 from clans_pi.bots.search_bot import LEVEL_SETTINGS
 from clans_pi.bots.tree import Tree
+from clans_pi.compiled.library import python_path
 from clans_pi.rules.constants import CLAN_INDEX
 from clans_pi.rules.moves import Move
 from tests.compiled_helpers import the_core
@@ -66,8 +67,9 @@ def job(state, seed: int):
 def both(lib, state, seed, settings, iterations, roots=(None, None)):
     sampler, weights = job(state, seed)
     python, compiled = random.Random(seed), random.Random(seed)
-    a = ismcts.search(state, sampler, python, settings, iterations=iterations,
-                      clan_weights=weights, root=roots[0])
+    with python_path():  # the heuristic's values in Python too
+        a = ismcts.search(state, sampler, python, settings, iterations=iterations,
+                          clan_weights=weights, root=roots[0])
     b = compiled_search.search(lib, state, sampler, compiled, settings,
                                iterations=iterations, clan_weights=weights, root=roots[1])
     return a, b, python, compiled

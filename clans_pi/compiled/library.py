@@ -18,11 +18,14 @@ import ctypes
 import hashlib
 import os
 import platform
+from collections.abc import Iterator
+from contextlib import contextmanager
 from ctypes import POINTER, c_char_p, c_double, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 from functools import cache
 from pathlib import Path
 
-__all__ = ["Core", "core", "describe", "library_path", "source_hash", "why_not"]
+__all__ = ["Core", "core", "describe", "library_path", "python_path", "source_hash",
+           "why_not"]
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "core.c"
@@ -144,3 +147,18 @@ def describe() -> str:
     if reason is None:
         return f"compiled core ({library_path().name})"
     return f"Python path: {reason}"
+
+
+@contextmanager
+def python_path() -> Iterator[None]:
+    """Within it, everything runs on the Python path (``CLANS_PI_CORE=python``): the
+    reference a check holds the core against. Not for threads that search meanwhile."""
+    before = os.environ.get(ENV)
+    os.environ[ENV] = "python"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENV]
+        else:
+            os.environ[ENV] = before

@@ -7,8 +7,9 @@
 * **search**: Hard's and Normal's search (:func:`clans_pi.bots.ismcts.search` and the
   core's, same settings, determinisations and seeds, an iteration budget) at the positions
   the engine benchmark's search decides, iterations a second each;
-* **identical**: the benchmark's own seeded games played move by move on both paths have
-  the same legal moves and states, and its searches the same move, visits and rewards.
+* **identical**: its own seeded games played move by move on both paths have the same
+  legal moves and states, and its searches the same move, visits and rewards
+  (:func:`clans_pi.bots.compiled_check.agrees`).
 
 The two paths take turns within each of ``rounds`` rounds, so both see the same load; each
 figure is the median over the rounds, each speed-up the ratio of the medians.
@@ -23,13 +24,14 @@ from collections.abc import Callable
 
 from clans_pi.bots import compiled_search, ismcts
 from clans_pi.bots.base import assignments
+from clans_pi.bots.compiled_check import agrees
 from clans_pi.bots.search_bot import LEVEL_SETTINGS
 from clans_pi.compiled import core, why_not
-from clans_pi.compiled.state import CoreRandom, CoreState, tables
+from clans_pi.compiled.library import python_path
+from clans_pi.compiled.state import CoreRandom, CoreState
 from clans_pi.rules.board import load_default_board
 from clans_pi.rules.constants import CLAN_INDEX
 from clans_pi.rules.epochs import load_default_chart
-from clans_pi.rules.moves import Move
 from clans_pi.rules.setup import deal
 
 __all__ = ["compare"]
@@ -84,37 +86,6 @@ def _search_args(state, level: str, seed: int):
     return sampler, LEVEL_SETTINGS[level].search, weights
 
 
-def identical(lib, seed: int) -> bool:
-    """The benchmark's own seeded games and searches agree on both paths."""
-    for k in range(CHECK_GAMES):
-        rng = random.Random(f"{seed}:{k}")
-        state = deal(load_default_board(), PLAYERS[: 2 + k % 2], rng, load_default_chart())
-        cstate = CoreState.of(lib, state)
-        while not state.is_over:
-            actions = state.legal_actions()
-            if cstate.legal_actions() != actions:
-                return False
-            action = actions[int(rng.random() * len(actions))]
-            orders = state.village_orders(Move(action >> 6, action & 63))
-            order = orders[int(rng.random() * len(orders))]
-            state.push_action(action, order, undo=False)
-            cstate.push_action(action, order)
-            if cstate.tables() != tables(state):
-                return False
-    positions = _positions(seed, tuple(range(0, 50, 5)))
-    for k in range(CHECK_SEARCHES):
-        state = positions[k % len(positions)]
-        level = ("hard", "normal")[k % 2]
-        sampler, settings, weights = _search_args(state, level, seed)
-        a = ismcts.search(state, sampler, random.Random(k), settings, iterations=200,
-                          clan_weights=weights)
-        b = compiled_search.search(lib, state, sampler, random.Random(k), settings,
-                                   iterations=200, clan_weights=weights)
-        if (a.move, a.visits, a.values) != (b.move, b.visits, b.values):
-            return False
-    return True
-
-
 def compare(seconds: float, rounds: int, seed: int) -> dict[str, object]:
     """The figures of the module docstring, as the benchmark's JSON keys."""
     lib = core()
@@ -159,7 +130,9 @@ def compare(seconds: float, rounds: int, seed: int) -> dict[str, object]:
         rates["playout_python"].append(_rate(python_playouts, seconds))
         rates["playout_compiled"].append(_rate(compiled_playouts, seconds))
         for level in ("hard", "normal"):
-            rates[f"{level}_python"].append(_rate(searcher(ismcts.search, level), seconds))
+            with python_path():  # the heuristic in Python too: the Python path as a whole
+                rates[f"{level}_python"].append(_rate(searcher(ismcts.search, level),
+                                                      seconds))
             rates[f"{level}_compiled"].append(
                 _rate(searcher(compiled_search.search, level, lib), seconds))
     median = {k: statistics.median(v) for k, v in rates.items()}
@@ -170,7 +143,7 @@ def compare(seconds: float, rounds: int, seed: int) -> dict[str, object]:
         "speedup_search": round(min(hard, normal), 1),
         "speedup_search_hard": round(hard, 1),
         "speedup_search_normal": round(normal, 1),
-        "identical": identical(lib, seed),
+        "identical": agrees(lib, seed, games=CHECK_GAMES, searches=CHECK_SEARCHES),
         "playouts_per_s_python": round(median["playout_python"]),
         "playouts_per_s_compiled": round(median["playout_compiled"]),
         "search_iterations_per_s_python": {"hard": round(median["hard_python"]),

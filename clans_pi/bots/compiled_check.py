@@ -1,0 +1,71 @@
+"""Whether the compiled core plays as the Python path does on this machine: seeded games
+played move by move on both (the same legal moves and the same state after every move, with
+random village orders), and seeded searches with Hard's and Normal's settings (the same
+move, visits and rewards). The tests hold the two paths together on the machine they run
+on; this is the same question asked where the game runs (``clans-pi selftest`` on a Pi, the
+engine benchmark), where another compiler or processor could answer otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..compiled.library import Core, python_path
+from ..compiled.state import CoreState, tables
+from ..rules.board import load_default_board
+from ..rules.constants import CLAN_INDEX
+from ..rules.epochs import load_default_chart
+from ..rules.moves import Move
+from ..rules.setup import deal
+from . import compiled_search, ismcts
+from .base import assignments
+from .search_bot import LEVEL_SETTINGS
+
+__all__ = ["agrees"]
+
+NAMES = ("a", "b", "c", "d")
+
+
+def agrees(core: Core, seed: int = 1, games: int = 20, searches: int = 10,
+           iterations: int = 200) -> bool:
+    """True when ``games`` seeded games and ``searches`` seeded searches of ``iterations``
+    come out the same on the compiled core and in Python."""
+    board, chart = load_default_board(), load_default_chart()
+    positions = []
+    for k in range(games):
+        rng = random.Random(f"{seed}:{k}")
+        state = deal(board, NAMES[: 2 + k % 3], rng, chart)
+        cstate = CoreState.of(core, state)
+        while not state.is_over:
+            actions = state.legal_actions()
+            if cstate.legal_actions() != actions:
+                return False
+            if len(positions) < searches and state.ply == 5 * (k + 1) % 45:
+                positions.append(state.copy(stack=False))
+            action = actions[int(rng.random() * len(actions))]
+            orders = state.village_orders(Move(action >> 6, action & 63))
+            order = orders[int(rng.random() * len(orders))]
+            state.push_action(action, order, undo=False)
+            cstate.push_action(action, order)
+            if cstate.tables() != tables(state):
+                return False
+    for k, state in enumerate(positions):
+        level = LEVEL_SETTINGS[("hard", "normal")[k % 2]]
+        me = state.current_player
+        hyps = [tuple(CLAN_INDEX[c] for c in h)
+                for h in assignments(state.num_players, me, state.clan_of(me))]
+        probs = [1.0 + (i % 3) for i in range(len(hyps))]
+        sampler = ismcts.weighted_sampler(hyps, probs) if level.belief_sampling \
+            else ismcts.uniform_sampler(hyps)
+        weights = [[0.0] * 5 for _ in range(state.num_players)]
+        for h, q in zip(hyps, probs, strict=True):
+            for player, clan in enumerate(h):
+                weights[player][clan] += q / sum(probs)
+        with python_path():  # the heuristic's values in Python too
+            a = ismcts.search(state, sampler, random.Random(k), level.search,
+                              iterations=iterations, clan_weights=weights)
+        b = compiled_search.search(core, state, sampler, random.Random(k), level.search,
+                                   iterations=iterations, clan_weights=weights)
+        if (a.move, a.visits, a.values) != (b.move, b.visits, b.values):
+            return False
+    return len(positions) == searches
