@@ -326,6 +326,42 @@ def test_the_image_check_expects_a_broken_card_file_named_as_the_game_on_the_car
     assert str(tmp_path) not in notice and "line 2" in notice
 
 
+def test_the_image_check_expects_the_compiled_core_as_the_game_on_a_pi_names_it(
+        tmp_path, monkeypatch):
+    """scripts/build-image/checks.py reads from the card's journal what the game said of its
+    computers when it started: the compiled core for aarch64, named as the game names it."""
+    import importlib
+
+    from clans_pi.compiled import library
+
+    monkeypatch.syspath_prepend(str(REPO / "scripts" / "build-image"))
+    checks = importlib.import_module("checks")
+    monkeypatch.setattr(library.platform, "machine", lambda: "aarch64")
+    monkeypatch.setattr(library, "why_not", lambda: None)
+    assert library.describe() == checks.COMPILED_CORE
+    journal = [  # journalctl -u clans-pi.service -o cat: the logger's name, the line
+        "clans_pi.cli: clans-pi 0.1.0, settings: /etc/clans-pi/config.toml",
+        "clans_pi.cli: computer players: Python path: no compiled core "
+        "(libclanscore-aarch64.so not built: python -m clans_pi.compiled.build)",
+        "clans_pi.ui.run: display: SDL video driver kmsdrm, 800x480, rotated 0",
+        "clans_pi.cli: clans-pi 0.1.0, settings: /etc/clans-pi/config.toml",
+        f"clans_pi.cli: computer players: {checks.COMPILED_CORE}",
+    ]
+    assert checks.computer_players(journal) == checks.COMPILED_CORE  # its last start
+    assert checks.computer_players(journal[:3]).startswith("Python path: no compiled core")
+    assert checks.computer_players(journal[2:4]) is None
+    # The step, on those lines as the card's journal.
+    step = checks.Checks(None, tmp_path, 0)
+    for lines, fails in ((journal, None), (journal[:3], "think on the Python path: no "
+                                           "compiled core"), (journal[2:4], "says nothing")):
+        monkeypatch.setattr(step, "game_journal", lambda *options, lines=lines: lines)
+        if fails is None:
+            step.compiled_core()
+        else:
+            with pytest.raises(checks.CheckFailed, match=fails):
+                step.compiled_core()
+
+
 # --- the compiled core, compiled for aarch64 here and checked in the image ------------------
 needs_cc = pytest.mark.skipif(compiler() is None, reason="no C compiler here (cc, gcc or $CC)")
 
