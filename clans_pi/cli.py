@@ -352,6 +352,10 @@ def _play(args: argparse.Namespace) -> int:
         setup_logging()
         config, problems = load_config(args.config)
         log.info("clans-pi %s, settings: %s", __version__, config.source)
+        from . import compiled
+
+        # Which path the computers think on, and why not the compiled one (the journal).
+        log.info("computer players: %s", compiled.describe())
         for line in problems:
             log.warning("%s", line)  # to the journal; shown on the screen too
         state_dir = Path(args.state_dir) if args.state_dir else config.state_dir

@@ -36,6 +36,9 @@ APT_PACKAGES=(
     libsdl2-2.0-0 libgbm1 libdrm2 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
     # Japanese (and Chinese, Korean) text on screen.
     fonts-noto-cjk
+    # A C compiler and the C library's headers: step_venv builds the game's compiled core
+    # (clans_pi/compiled/core.c) with them, so that the computers think in C.
+    gcc libc6-dev
 )
 GROUPS_WANTED=(video render input gpio dialout audio)
 USER_NAME=clans-pi
@@ -224,10 +227,12 @@ source_files() {
     for item in "${SOURCE_ITEMS[@]}"; do
         [ -e "$REPO/$item" ] || die "$REPO/$item is missing: run this from a Clans Pi checkout"
     done
-    # Compiled catalogues (*.mo) are not copied: step_venv builds them from the .po files.
+    # Compiled catalogues (*.mo) are not copied: step_venv builds them from the .po files;
+    # nor is a compiled core a checkout built for itself (libclanscore-*.so, for that
+    # machine): step_venv builds it for this one.
     (cd "$REPO" && find "${SOURCE_ITEMS[@]}" -type f \
         ! -path '*/__pycache__/*' ! -name '*.pyc' ! -name '*.egg-info' ! -name '*.mo' \
-        | LC_ALL=C sort)
+        ! -name 'libclanscore-*.so' | LC_ALL=C sort)
 }
 
 # --- install steps ---------------------------------------------------------------------
@@ -380,6 +385,32 @@ ensure_lgpio() {
     fi
 }
 
+# The game's compiled core (clans_pi/compiled/core.c) built for this machine by CMD...
+# (python -m clans_pi.compiled.build --if-needed), next to the core.c its Python imports.
+# --if-needed keeps a library that is there already when it loads here and was built from
+# that core.c, the test the game makes when it starts (clans_pi/compiled/library.py), and
+# builds any other: so it never compiles what it has, and never leaves a library the game
+# would refuse. The image builder cross-compiles the library into $PREFIX/src and checks it
+# that way in the image before it runs this installer there, so nothing compiles under
+# emulation. Without a C compiler, or when it fails: one line saying why, and the computers
+# think on the Python path (slower); the install goes on.
+build_core() {   # CMD...
+    local out name
+    name="libclanscore-$(uname -m).so"
+    if out="$("$@" 2>&1)"; then
+        if [ -n "$out" ]; then   # it says "built PATH" only when it built one
+            echo "built: the compiled core $name"
+        else
+            echo "unchanged: the compiled core $name (built from this core.c)"
+        fi
+    else
+        out="${out##*$'\n'}"   # its one line (the last, should anything come before it)
+        out="${out#clans-pi: }"
+        [[ "$out" == *"Python path"* ]] || out="$out; the computers think on the Python path"
+        echo "note: $out"
+    fi
+}
+
 step_venv() {
     local src="$PREFIX/src" stamp want have build
     VENV="$PREFIX/.venv"
@@ -396,8 +427,14 @@ step_venv() {
     # no pybabel into the venv.
     COMPILE=("$VENV/bin/python" -I -m babel.messages.frontend compile --statistics
              -D clans_pi -d)
+    # The compiled core is built in that copy before pip installs it, so that it goes into
+    # the venv with the package (its package data): by the system's python3 (the builder
+    # needs only the standard library) run in the copy, so that it imports the copy's
+    # clans_pi (-E: whatever PYTHONPATH says); -B: no __pycache__ left in it.
+    local -a core=(-B -m clans_pi.compiled.build --if-needed)
     if [ -n "$ROOT" ]; then
         echo "skipped in --root mode: ${make_venv[*]}"
+        echo "skipped in --root mode: python3 -E ${core[*]} <in a copy of $src>"
         echo "skipped in --root mode: ${pip_install[*]} <a copy of $src>"
         echo "skipped in --root mode: ${COMPILE[*]} <the installed clans_pi/locale>"
         return 0
@@ -418,15 +455,24 @@ step_venv() {
         else
             compile_catalogues
         fi
+        # Installed where there was no C compiler then: built in the installed package
+        # once there is one.
+        if [ "$DRY_RUN" = 1 ]; then
+            echo "would: $VENV/bin/python -I ${core[*]} (the installed package)"
+        else
+            build_core venv_python "${core[@]}"
+        fi
         ensure_lgpio
         return 0
     fi
     [ -x "$VENV/bin/python" ] || run "${make_venv[@]}"
     if [ "$DRY_RUN" = 1 ]; then
+        echo "would: python3 -E ${core[*]} <in a copy of $src>"
         echo "would: ${pip_install[*]} <a copy of $src>"
     else
         build="$(mktemp -d "${TMPDIR:-/tmp}/clans-pi-build.XXXXXX")"
         cp -a "$src" "$build/src"
+        (cd "$build/src" && build_core python3 -E "${core[@]}")
         if ! run "${pip_install[@]}" "$build/src"; then
             rm -rf "$build"
             die "pip install failed (above); the installed app is as it was"

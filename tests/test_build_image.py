@@ -18,12 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from clans_pi.compiled.build import compiler
 from clans_pi.settings.config import Config, load_config
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "scripts" / "build-image" / "build"
 TEMPLATE = REPO / "scripts" / "build-image" / "clans-pi.toml"
 WIZARD_SH = REPO / "scripts" / "build-image" / "wizard.sh"
+CORE_SH = REPO / "scripts" / "build-image" / "core.sh"
 WIZARD = "userconfig.service"
 TOOLS = ("sfdisk", "mkfs.vfat", "mcopy", "mkfs.ext4", "losetup", "unshare")
 root_only = pytest.mark.skipif(
@@ -322,3 +324,172 @@ def test_the_image_check_expects_a_broken_card_file_named_as_the_game_on_the_car
     [notice] = settings_notices(on_card)
     assert notice.startswith("The card's clans-pi.toml was not used: not valid TOML"), notice
     assert str(tmp_path) not in notice and "line 2" in notice
+
+
+def test_the_image_check_expects_the_compiled_core_as_the_game_on_a_pi_names_it(
+        tmp_path, monkeypatch):
+    """scripts/build-image/checks.py reads from the card's journal what the game said of its
+    computers when it started: the compiled core for aarch64, named as the game names it."""
+    import importlib
+
+    from clans_pi.compiled import library
+
+    monkeypatch.syspath_prepend(str(REPO / "scripts" / "build-image"))
+    checks = importlib.import_module("checks")
+    monkeypatch.setattr(library.platform, "machine", lambda: "aarch64")
+    monkeypatch.setattr(library, "why_not", lambda: None)
+    assert library.describe() == checks.COMPILED_CORE
+    journal = [  # journalctl -u clans-pi.service -o cat: the logger's name, the line
+        "clans_pi.cli: clans-pi 0.1.0, settings: /etc/clans-pi/config.toml",
+        "clans_pi.cli: computer players: Python path: no compiled core "
+        "(libclanscore-aarch64.so not built: python -m clans_pi.compiled.build)",
+        "clans_pi.ui.run: display: SDL video driver kmsdrm, 800x480, rotated 0",
+        "clans_pi.cli: clans-pi 0.1.0, settings: /etc/clans-pi/config.toml",
+        f"clans_pi.cli: computer players: {checks.COMPILED_CORE}",
+    ]
+    assert checks.computer_players(journal) == checks.COMPILED_CORE  # its last start
+    assert checks.computer_players(journal[:3]).startswith("Python path: no compiled core")
+    assert checks.computer_players(journal[2:4]) is None
+    # The step, on those lines as the card's journal.
+    step = checks.Checks(None, tmp_path, 0)
+    for lines, fails in ((journal, None), (journal[:3], "think on the Python path: no "
+                                           "compiled core"), (journal[2:4], "says nothing")):
+        monkeypatch.setattr(step, "game_journal", lambda *options, lines=lines: lines)
+        if fails is None:
+            step.compiled_core()
+        else:
+            with pytest.raises(checks.CheckFailed, match=fails):
+                step.compiled_core()
+
+
+# --- the compiled core, compiled for aarch64 here and checked in the image ------------------
+needs_cc = pytest.mark.skipif(compiler() is None, reason="no C compiler here (cc, gcc or $CC)")
+
+
+def app_copy(where: Path) -> Path:
+    """What core_for_image needs of the app's copy in the image: the package's root and
+    clans_pi/compiled (core.c and its builder)."""
+    (where / "clans_pi").mkdir(parents=True)
+    shutil.copy(REPO / "clans_pi/__init__.py", where / "clans_pi")
+    shutil.copytree(REPO / "clans_pi/compiled", where / "clans_pi/compiled",
+                    ignore=shutil.ignore_patterns("__pycache__", "libclanscore-*", ".build-*"))
+    return where
+
+
+def core_for_image(src: Path, log: Path, cc: str, in_image: tuple[str, ...], *,
+                   path: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """build's step on the app's copy ``src`` (the image's path of it the same), with
+    ``in_image`` standing in for build's in_image and ``path`` first on PATH."""
+    env = {**os.environ, "PATH": f"{path}{os.pathsep}{os.environ['PATH']}"} if path else None
+    return subprocess.run(
+        ["bash", "-c", 'set -euo pipefail; . "$1"; src="$2" log="$3" cc="$4"; shift 4; '
+         'core_for_image "$src" "$log" "$cc" "$src" "$@"',
+         "bash", str(CORE_SH), str(src), str(log), cc, *in_image],
+        capture_output=True, text=True, timeout=120, check=False, env=env)
+
+
+def stand_ins(where: Path, **scripts: str) -> Path:
+    where.mkdir(parents=True, exist_ok=True)
+    for name, body in scripts.items():
+        (where / name).write_text(f"#!/usr/bin/env bash\n{body}\n")
+        (where / name).chmod(0o755)
+    return where
+
+
+# The cross compiler, stood in for by this machine's: it builds this machine's library
+# under the aarch64 name, and notes how it was called.
+CROSS_CC = 'echo "$*" >>"$(dirname "$0")/calls"; exec cc "$@"'
+# The image, stood in for by this machine: the command runs here, where the library for
+# "aarch64" is this machine's own (a link under this machine's name), or WHAT is there
+# instead.
+IMAGE = """echo "in the image: $*" >>"$(dirname "$0")/calls"
+lib="$5/clans_pi/compiled/libclanscore-$(uname -m).so"
+if [ -n "${WHAT:-}" ]; then printf %s "$WHAT" >"$lib"
+else ln -sf libclanscore-aarch64.so "$lib"; fi
+exec "$@"
+"""
+
+
+@needs_cc
+def test_the_core_is_compiled_for_aarch64_into_the_apps_copy_and_checked_in_the_image(
+        tmp_path):
+    src = app_copy(tmp_path / "src")
+    bin_ = stand_ins(tmp_path / "bin", **{"aarch64-linux-gnu-gcc": CROSS_CC},
+                     image=IMAGE)
+    done = core_for_image(src, tmp_path / "build.log", "aarch64-linux-gnu-gcc",
+                          (str(bin_ / "image"),), path=bin_)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == "", done.stderr
+    library = src / "clans_pi/compiled/libclanscore-aarch64.so"
+    assert library.is_file()
+    calls = (bin_ / "calls").read_text().splitlines()
+    assert len(calls) == 2, calls
+    assert f" {src}/clans_pi/compiled/core.c -o {src}/clans_pi/compiled/.build-" in calls[0]
+    assert calls[0].endswith("/libclanscore-aarch64.so -lm"), calls[0]
+    assert calls[1] == ("in the image: sh -c cd \"$1\" && exec python3 -E -B -m "
+                        f"clans_pi.compiled.build --check sh {src}")
+    assert "compiled core: in use" in (tmp_path / "build.log").read_text()
+    assert not list(src.rglob("__pycache__")) and not list(src.rglob(".build-*"))
+
+
+@needs_cc
+@pytest.mark.parametrize(("fault", "line"), [
+    ("no compiler", "the compiled core could not be built for aarch64: no C compiler (cc, "
+     "gcc or $CC) here; on Debian or Raspberry Pi OS: sudo apt install gcc"),
+    ("compiler fails", "the compiled core could not be built for aarch64: "
+     "aarch64-linux-gnu-gcc failed to build core.c: aarch64-linux-gnu-gcc: fatal error: "
+     "cannot execute 'cc1': No such file"),
+    ("image cannot load it", "the image's Python does not use the compiled core built for "
+     "it: the compiled core libclanscore-{machine}.so cannot be loaded"),
+])
+def test_a_core_that_does_not_build_or_load_in_the_image_is_one_line_and_fails(
+        tmp_path, fault, line):
+    """An image ships the compiled core: the step fails, saying why in one line."""
+    src = app_copy(tmp_path / "src")
+    cc = {"no compiler": "no-such-gcc",
+          "compiler fails": "aarch64-linux-gnu-gcc"}.get(fault, "aarch64-linux-gnu-gcc")
+    cross = CROSS_CC if fault != "compiler fails" else (
+        "echo \"aarch64-linux-gnu-gcc: fatal error: cannot execute 'cc1': No such file\" >&2; "
+        "exit 1")
+    bin_ = stand_ins(tmp_path / "bin", **{"aarch64-linux-gnu-gcc": cross},
+                     image=IMAGE)
+    in_image = ("env", "WHAT=not a library of this machine", str(bin_ / "image"))
+    done = core_for_image(src, tmp_path / "build.log", cc, in_image, path=bin_)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(line.format(machine=os.uname().machine)), done.stderr
+    calls = bin_ / "calls"
+    image_called = calls.exists() and "in the image" in calls.read_text()
+    assert image_called == (fault == "image cannot load it")
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None,
+                    reason="no cross compiler for aarch64 (apt install gcc-aarch64-linux-gnu)")
+def test_debians_cross_compiler_makes_an_aarch64_library_of_this_core_c(tmp_path):
+    """With the real cross compiler (the image stood in for: it cannot run here): an
+    aarch64 ELF library holding the hash of the core.c it was built from."""
+    from clans_pi.compiled.library import source_hash
+
+    src = app_copy(tmp_path / "src")
+    in_image = ("sh", "-c", 'echo "compiled core: in use"')
+    done = core_for_image(src, tmp_path / "build.log", "aarch64-linux-gnu-gcc", in_image)
+    assert done.returncode == 0, done.stderr + (tmp_path / "build.log").read_text()
+    data = (src / "clans_pi/compiled/libclanscore-aarch64.so").read_bytes()
+    assert data[:5] == b"\x7fELF\x02"  # ELF, 64-bit
+    assert int.from_bytes(data[16:18], "little") == 3  # a shared object (ET_DYN)
+    assert int.from_bytes(data[18:20], "little") == 183  # EM_AARCH64
+    assert source_hash().encode() in data and b"cc_search_run" in data
+
+
+def test_the_builder_compiles_the_core_between_copying_the_app_and_running_the_installer():
+    """build's order: the app copied into the image, its core compiled there and checked,
+    then the installer run in the image (which installs it with the package)."""
+    lines = BUILD.read_text(encoding="utf-8").splitlines()
+
+    def where(text: str) -> int:
+        [n] = [n for n, line in enumerate(lines) if text in line and not line.startswith("#")]
+        return n
+
+    assert where('"$REPO/scripts/install-pi.sh" --root "$R" --app-only') \
+        < where('core_for_image "$R/opt/clans-pi/src" "$LOG" "$CORE_CC" /opt/clans-pi/src '
+                'in_image') \
+        < where("in_image /opt/clans-pi/src/scripts/install-pi.sh")

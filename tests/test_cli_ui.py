@@ -234,6 +234,18 @@ def test_play_opens_the_start_screen_and_draws_a_frame(saved_game):
         assert proc.stdout == "" and "Traceback" not in proc.stderr
 
 
+def test_play_says_in_its_log_which_path_the_computers_think_on():
+    """Its first lines in the journal: the version and settings, then the computers' path
+    (the image's test reads it from the card's journal)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "CLANS_PI_LOG": "info", "CLANS_PI_CORE": "python"}
+    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "play", "--first-frame"],
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[1] == ("clans-pi: computer players: Python path: "
+                                           "CLANS_PI_CORE=python chooses the Python path")
+
+
 def test_play_with_seat_devices_configured_starts_off_a_pi(tmp_path):
     """GPIO seats on the mock pin factory and handheld seats with none plugged in: the game
     opens; nothing is wrong enough to stop it."""

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from clans_pi.compiled.build import compiler
+from clans_pi.compiled.library import library_path
 from clans_pi.settings.config import load_config
 
 REPO = Path(__file__).resolve().parents[1]
@@ -121,7 +123,8 @@ def test_root_install_puts_every_file_in_place_with_its_mode(pi_root):
                     "udevadm control", "udevadm trigger --subsystem-match=tty",
                     "udevadm trigger --action=add --subsystem-match=backlight",
                     "-m venv --system-site-packages", "pip install",
-                    "babel.messages.frontend compile --statistics -D clans_pi -d"):
+                    "babel.messages.frontend compile --statistics -D clans_pi -d",
+                    "-m clans_pi.compiled.build --if-needed"):
         assert re.search(rf"^skipped in --root mode: .*{re.escape(skipped)}", out, re.M), skipped
     assert not (pi_root / "opt/clans-pi/.venv").exists()
 
@@ -326,6 +329,30 @@ CHROOT = {  # a chroot: systemd-detect-virt says so, systemctl works offline (ca
 }
 
 
+def test_apt_is_asked_for_a_c_compiler_and_goes_on_without_one(tmp_path):
+    """gcc and libc6-dev build the compiled core; where apt has no gcc it says so in one
+    line and installs the rest."""
+    env = fake_commands(tmp_path / "bin", apt_cache=APT_CACHE_WITHOUT_LGPIO)
+    out = install("--dry-run", "--prefix", tmp_path / "opt", env=env).stdout
+    [apt] = [ln for ln in out.splitlines() if "apt-get install" in ln]
+    assert " gcc libc6-dev" in apt
+    (tmp_path / "bin/apt-cache").write_text("#!/usr/bin/env bash\n" + APT_CACHE_WITHOUT_LGPIO
+                                            .replace("python3-lgpio", "gcc"))
+    out = install("--dry-run", "--prefix", tmp_path / "opt", env=env).stdout
+    assert "note: no gcc in this system's apt sources: going on without it" in out
+    [apt] = [ln for ln in out.splitlines() if "apt-get install" in ln]
+    assert " gcc " not in apt and "libc6-dev" in apt and "fonts-noto-cjk" in apt
+
+
+def test_a_dry_run_says_it_would_build_the_compiled_core_before_pip(tmp_path):
+    out = install("--dry-run", "--prefix", tmp_path / "opt").stdout.splitlines()
+    build = [n for n, ln in enumerate(out)
+             if re.fullmatch(r"would: python3 -E -B -m clans_pi\.compiled\.build --if-needed "
+                             r"<in a copy of \S+/opt/src>", ln)]
+    pip = [n for n, ln in enumerate(out) if re.match(r"would: \S+ -m pip install .*<a copy", ln)]
+    assert len(build) == 1 and len(pip) == 1 and build[0] < pip[0], out
+
+
 def test_uninstall_in_a_chroot_disables_the_unit_offline(tmp_path):
     """Without a running systemd, "disable --now" fails; "disable" edits the links."""
     env = fake_commands(tmp_path / "bin", **CHROOT)
@@ -394,6 +421,78 @@ def test_second_run_after_pip_reports_everything_unchanged(tmp_path):
                   script=checkout / "scripts/install-pi.sh", timeout=300).stdout
     assert [ln for ln in out.splitlines() if not ln.startswith(("unchanged: ", "done: "))] == []
     assert snapshot(prefix) == before
+
+
+needs_cc = pytest.mark.skipif(compiler() is None, reason="no C compiler here (cc, gcc or $CC)")
+
+
+def machine_library() -> str:
+    return library_path().name  # libclanscore-<this machine>.so
+
+
+@needs_cc
+@pytest.mark.slow
+def test_the_compiled_core_is_built_in_pips_copy_and_installed_with_the_app(tmp_path):
+    """Built for this machine in the copy pip installs from, before pip: the library is in
+    the installed package (in pip's record of it) and the game uses it. A library the
+    checkout built for itself is build output: neither copied to PREFIX/src nor
+    installed; the checkout is left as it was."""
+    checkout = checkout_copy(tmp_path / "checkout")
+    (checkout / "clans_pi/compiled" / machine_library()).write_bytes(b"the checkout's own")
+    prefix = tmp_path / "opt" / "clans-pi"
+    env = app_venv(prefix)
+    before = snapshot(checkout)
+    out = install("--app-only", "--prefix", prefix, cwd=checkout, env=env,
+                  script=checkout / "scripts/install-pi.sh", timeout=300).stdout.splitlines()
+    built = out.index(f"built: the compiled core {machine_library()}")
+    pip = next(n for n, ln in enumerate(out) if re.match(r"\+ \S+ -m pip install ", ln))
+    assert built < pip, out
+    assert not list((prefix / "src").rglob("libclanscore-*"))
+    package = installed_package(prefix)
+    record = next(package.parent.glob("clans_pi-*.dist-info")) / "RECORD"
+    assert f"clans_pi/compiled/{machine_library()}," in record.read_text()
+    check = subprocess.run([prefix / ".venv/bin/python", "-I", "-m", "clans_pi.compiled.build",
+                            "--check"], capture_output=True, text=True, cwd="/", check=False)
+    assert check.stdout == "compiled core: in use\n", check.stdout + check.stderr
+    assert snapshot(checkout) == before
+
+
+@needs_cc
+@pytest.mark.slow
+@pytest.mark.parametrize("there", ["built from this core.c", "anything else"])
+def test_a_compiled_core_in_the_source_is_kept_only_when_the_game_would_use_it(tmp_path,
+                                                                               there):
+    """The image builder leaves its library in PREFIX/src and runs the installer from
+    there: a library built from this core.c that loads here is installed as it is,
+    nothing compiled (no compiler needed); any other is built again."""
+    root = tmp_path / "root"
+    root.mkdir()
+    install("--root", root, "--app-only")
+    prefix = root / "opt/clans-pi"
+    src = prefix / "src"
+    library = src / "clans_pi/compiled" / machine_library()
+    if there == "built from this core.c":
+        subprocess.run([sys.executable, "-B", "-m", "clans_pi.compiled.build", "--out",
+                        library], cwd=src, check=True, capture_output=True)
+        env = {**app_venv(prefix), "CC": "no-such-cc"}  # nothing may compile
+    else:
+        library.write_bytes(b"not a library of this machine")
+        env = app_venv(prefix)
+    shipped = library.read_bytes()
+    out = install("--app-only", "--prefix", prefix, env=env, script=src / "scripts/install-pi.sh",
+                  timeout=300).stdout
+    installed = installed_package(prefix) / "compiled" / machine_library()
+    if there == "built from this core.c":
+        assert f"unchanged: the compiled core {machine_library()} (built from this core.c)" \
+            in out.splitlines(), out
+        assert installed.read_bytes() == shipped
+    else:
+        assert f"built: the compiled core {machine_library()}" in out.splitlines(), out
+        assert installed.read_bytes() != shipped
+    assert library.read_bytes() == shipped  # PREFIX/src as the builder left it
+    check = subprocess.run([prefix / ".venv/bin/python", "-I", "-m", "clans_pi.compiled.build",
+                            "--check"], capture_output=True, text=True, cwd="/", check=False)
+    assert check.stdout == "compiled core: in use\n", check.stdout + check.stderr
 
 
 def test_the_lgpio_hint_names_the_running_venvs_pip_by_its_absolute_path(monkeypatch, tmp_path):

@@ -16,6 +16,9 @@ with its time:
                 next power-on shows the same game at the same move
   switch off    Menu, Switch off, Yes: the machine is off within 30 s; that boot's journal
                 has no error from the game's unit
+  compiled core that boot's journal has the game saying its computers think on the compiled
+                core the builder cross-compiled (libclanscore-aarch64.so), which it loaded
+                as its service runs it: the image's Python, in the unit's sandbox
   phone seat    a phone seat set in the card's clans-pi.toml: the phones' page is served
                 through QEMU's forwarded port (on this machine's loopback only)
 
@@ -63,6 +66,19 @@ BOOT_CONFIG = "/boot/firmware/clans-pi.toml"
 #: another machine's SDL: exact, or nearly).
 PIXEL_TOLERANCE = 24
 MATCH_SHARE = 0.002
+
+
+#: What the game says of its computers when it starts (clans_pi.cli, in the journal) on a
+#: card whose computers think in C: the library the builder cross-compiled for the Pi.
+COMPILED_CORE = "compiled core (libclanscore-aarch64.so)"
+
+
+def computer_players(journal: list[str]) -> str | None:
+    """What the game's journal lines say its computers think on (its last start), or None
+    when they say nothing of it."""
+    key = "computer players: "
+    said = [line.split(key, 1)[1] for line in journal if key in line]
+    return said[-1] if said else None
 
 
 #: A dark screen: at most this share of its pixels lit (a channel above LIT_LEVEL); a line
@@ -500,6 +516,11 @@ class Checks:
 
     def unit_errors(self) -> list[str]:
         """The last boot's error lines (priority err and worse) from clans-pi.service."""
+        return self.game_journal("-p", "err")
+
+    def game_journal(self, *options: str) -> list[str]:
+        """The last boot's lines from clans-pi.service (those journalctl's ``options``
+        select), read from the card (the machine off)."""
         dest = self.work / f"journal-{self.boots}"
         if dest.exists():
             shutil.rmtree(dest)
@@ -510,9 +531,22 @@ class Checks:
             raise CheckFailed(f"journalctl cannot read the card's journal: {boots.stderr}")
         last = json.loads(boots.stdout)[-1]["boot_id"]
         out = subprocess.run(["journalctl", "-D", str(dest / "journal"), "-b", last,
-                              "-u", "clans-pi.service", "-p", "err", "-o", "cat", "-q"],
+                              "-u", "clans-pi.service", *options, "-o", "cat", "-q"],
                              capture_output=True, text=True, check=False).stdout
         return [line for line in out.splitlines() if line.strip()]
+
+    def compiled_core(self) -> None:
+        """The game on the card, as its service runs it, uses the compiled core: it says
+        so in the journal when it starts (after switch_off: that boot's journal)."""
+        step = "compiled core"
+        said = computer_players(self.game_journal())
+        if said is None:
+            raise CheckFailed(f"{step}: the game on the card says nothing of its computers "
+                              "in the journal")
+        if said != COMPILED_CORE:
+            raise CheckFailed(f"{step}: the game on the card says its computers think on "
+                              f"the {said}, not the {COMPILED_CORE}")
+        self.say(step, f"the game says its computer players think on the {said}")
 
     def phone_seat(self) -> None:
         step = "phone seat"
@@ -577,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for step in (checks.first_boot, checks.broken_file, checks.start_screen,
                      checks.touch_game, checks.power_cut, checks.switch_off,
-                     checks.phone_seat):
+                     checks.compiled_core, checks.phone_seat):
             step()
     except (CheckFailed, GuestError) as exc:
         print(f"test-image: FAILED: {exc}", file=sys.stderr)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,43 @@ def test_second_run_changes_nothing(tmp_path: Path) -> None:
     out = _app_install(checkout, prefix, env)
     assert [ln for ln in out.splitlines() if not ln.startswith(("unchanged: ", "done: "))] == []
     assert snapshot(prefix) == before
+
+
+# A compiler that fails, as a broken or half-installed one would.
+BROKEN_CC = 'echo "cc1: fatal error: cannot write the output: No space left on device" >&2; exit 1'
+
+
+@fault("install", "no C compiler on the Pi, or one that fails (the compiled core cannot be "
+       "built)", sees="one line saying why; the computers think on the Python path (slower)",
+       kept="the install going on: the game installed, its computers thinking in Python")
+@pytest.mark.slow
+@pytest.mark.parametrize("compiler", ["none", "failing"])
+def test_no_c_compiler(tmp_path: Path, compiler: str) -> None:
+    checkout = checkout_copy(tmp_path / "checkout")
+    prefix = tmp_path / "opt/clans-pi"
+    env = app_venv(prefix)
+    if compiler == "none":
+        env["CC"] = "no-such-cc"
+        why = ("no C compiler (cc, gcc or $CC) here; on Debian or Raspberry Pi OS: sudo apt "
+               "install gcc")
+    else:
+        env.update(fake_commands(tmp_path / "bin", broken_cc=BROKEN_CC))
+        env["CC"] = "broken-cc"
+        why = ("broken-cc failed to build core.c: cc1: fatal error: cannot write the output: "
+               "No space left on device")
+    note = f"note: {why}; the computers think on the Python path (slower)"
+    out = _app_install(checkout, prefix, env)
+    assert [ln for ln in out.splitlines()
+            if ln.startswith("note: ") or "compiled core" in ln] == [note]
+    package = installed_package(prefix)
+    assert not list(package.glob("compiled/libclanscore-*"))
+    path = subprocess.run([prefix / ".venv/bin/python", "-I", "-c",
+                           "from clans_pi.compiled import describe; print(describe())"],
+                          capture_output=True, text=True, cwd="/", check=True).stdout
+    assert path.startswith("Python path: no compiled core"), path
+    # A second run says it again (and builds it, once there is a compiler).
+    out = _app_install(checkout, prefix, env)
+    assert note in out.splitlines()
 
 
 @fault("install", "--uninstall in a chroot (no systemd running)",
