@@ -19,6 +19,8 @@
 #                   with --hotspot: this password instead (8 to 63 characters; others
 #                   on the Pi can see it in the process list while the installer runs)
 #   --no-hotspot    remove the hotspot (--uninstall removes it too)
+#   --core-built    the compiled core is in the checkout already, built for this machine
+#                   (the image builder cross-compiles it): no C compiler is installed
 #
 # Idempotent: a second run changes nothing and says "unchanged: <path>" for each file.
 # Never overwrites a maker's /etc/clans-pi/config.toml or /etc/clans-pi/pinout.toml.
@@ -37,9 +39,11 @@ APT_PACKAGES=(
     # Japanese (and Chinese, Korean) text on screen.
     fonts-noto-cjk
     # A C compiler and the C library's headers: step_venv builds the game's compiled core
-    # (clans_pi/compiled/core.c) with them, so that the computers think in C.
+    # (clans_pi/compiled/core.c) with them, so that the computers think in C (not with
+    # --core-built: COMPILER_PACKAGES).
     gcc libc6-dev
 )
+COMPILER_PACKAGES=(gcc libc6-dev)
 GROUPS_WANTED=(video render input gpio dialout audio)
 USER_NAME=clans-pi
 STATE_DIR=/var/lib/clans-pi
@@ -71,8 +75,9 @@ HOTSPOT=0
 HOTSPOT_NAME=""
 HOTSPOT_PASSWORD=""
 NO_HOTSPOT=0
+CORE_BUILT=0
 
-usage() { sed -n '2,24s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install-pi: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -96,6 +101,7 @@ while [ $# -gt 0 ]; do
             HOTSPOT_PASSWORD="$2"; shift ;;
         --hotspot-password=*) HOTSPOT_PASSWORD="${1#*=}" ;;
         --no-hotspot) NO_HOTSPOT=1 ;;
+        --core-built) CORE_BUILT=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (try --help)" ;;
     esac
@@ -252,7 +258,11 @@ step_apt() {
     fi
     system apt-get update
     local p have=() lists=1 installable=""
-    local -a wanted=("${APT_PACKAGES[@]}")
+    local -a wanted=()
+    for p in "${APT_PACKAGES[@]}"; do  # a core built already needs no compiler
+        [ "$CORE_BUILT" = 1 ] && [[ " ${COMPILER_PACKAGES[*]} " == *" $p "* ]] && continue
+        wanted+=("$p")
+    done
     [ "$HOTSPOT" = 0 ] || wanted+=("${HOTSPOT_PACKAGES[@]}")
     [ -n "$ROOT" ] || installable=" $(apt_installable "${wanted[@]}" | tr '\n' ' ')"
     # A dry run has not updated the package lists: without them nothing can be judged.

@@ -344,6 +344,14 @@ def test_apt_is_asked_for_a_c_compiler_and_goes_on_without_one(tmp_path):
     assert " gcc " not in apt and "libc6-dev" in apt and "fonts-noto-cjk" in apt
 
 
+def test_with_the_core_built_already_no_compiler_is_installed(tmp_path):
+    """--core-built (the image builder's cross-compiled core): apt is not asked for gcc."""
+    env = fake_commands(tmp_path / "bin", apt_cache=APT_CACHE_WITHOUT_LGPIO)
+    out = install("--dry-run", "--core-built", "--prefix", tmp_path / "opt", env=env).stdout
+    [apt] = [ln for ln in out.splitlines() if "apt-get install" in ln]
+    assert "gcc" not in apt and "libc6-dev" not in apt and "fonts-noto-cjk" in apt
+
+
 def test_a_dry_run_says_it_would_build_the_compiled_core_before_pip(tmp_path):
     out = install("--dry-run", "--prefix", tmp_path / "opt").stdout.splitlines()
     build = [n for n, ln in enumerate(out)
