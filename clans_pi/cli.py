@@ -234,15 +234,17 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
-    from . import compiled
+    from .bots.compiled_check import verdict
     from .hardware.selftest import run_selftest
 
     config, problems = load_config(args.config)
     for line in problems:
         print(f"clans-pi selftest: {line}", file=sys.stderr)
     print(f"clans-pi selftest (settings: {config.source})")
-    print(f"computer players: {compiled.describe()}")
-    return 0 if run_selftest(config, seconds=args.seconds, step_s=args.step) else 1
+    core_ok, said = verdict()
+    print(f"computer players: {said}")
+    passed = run_selftest(config, seconds=args.seconds, step_s=args.step)
+    return 0 if passed and core_ok else 1
 
 
 def _board(args: argparse.Namespace) -> int:

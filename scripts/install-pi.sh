@@ -408,7 +408,7 @@ build_core() {   # CMD...
     local out name
     name="libclanscore-$(uname -m).so"
     if out="$("$@" 2>&1)"; then
-        if [ -n "$out" ]; then   # it says "built PATH" only when it built one
+        if [[ "$out" == *"built "* ]]; then   # it says "built PATH" only when it built one
             echo "built: the compiled core $name"
         else
             echo "unchanged: the compiled core $name (built from this core.c)"

@@ -367,12 +367,12 @@ needs_cc = pytest.mark.skipif(compiler() is None, reason="no C compiler here (cc
 
 
 def app_copy(where: Path) -> Path:
-    """What core_for_image needs of the app's copy in the image: the package's root and
-    clans_pi/compiled (core.c and its builder)."""
-    (where / "clans_pi").mkdir(parents=True)
-    shutil.copy(REPO / "clans_pi/__init__.py", where / "clans_pi")
-    shutil.copytree(REPO / "clans_pi/compiled", where / "clans_pi/compiled",
-                    ignore=shutil.ignore_patterns("__pycache__", "libclanscore-*", ".build-*"))
+    """What core_for_image needs of the app's copy in the image: the package but its
+    translations, phones' page and a library built here (core.c, its builder, and the
+    rules and bots that check it)."""
+    shutil.copytree(REPO / "clans_pi", where / "clans_pi",
+                    ignore=shutil.ignore_patterns("__pycache__", "libclanscore-*", ".build-*",
+                                                  "locale", "page"))
     return where
 
 
@@ -426,20 +426,21 @@ def test_the_core_is_compiled_for_aarch64_into_the_apps_copy_and_checked_in_the_
     assert f" {src}/clans_pi/compiled/core.c -o {src}/clans_pi/compiled/.build-" in calls[0]
     assert calls[0].endswith("/libclanscore-aarch64.so -lm"), calls[0]
     assert calls[1] == ("in the image: sh -c cd \"$1\" && exec python3 -E -B -m "
-                        f"clans_pi.compiled.build --check sh {src}")
-    assert "compiled core: in use" in (tmp_path / "build.log").read_text()
+                        f"clans_pi.bots.compiled_check sh {src}")
+    assert "), the same games as the Python path" in (tmp_path / "build.log").read_text()
     assert not list(src.rglob("__pycache__")) and not list(src.rglob(".build-*"))
 
 
 @needs_cc
 @pytest.mark.parametrize(("fault", "line"), [
-    ("no compiler", "the compiled core could not be built for aarch64: no C compiler (cc, "
-     "gcc or $CC) here; on Debian or Raspberry Pi OS: sudo apt install gcc"),
+    ("no compiler", "the compiled core could not be built for aarch64: the C compiler $CC "
+     "names is not here: no-such-gcc"),
     ("compiler fails", "the compiled core could not be built for aarch64: "
      "aarch64-linux-gnu-gcc failed to build core.c: aarch64-linux-gnu-gcc: fatal error: "
      "cannot execute 'cc1': No such file"),
-    ("image cannot load it", "the image's Python does not use the compiled core built for "
-     "it: the compiled core libclanscore-{machine}.so cannot be loaded"),
+    ("image cannot load it", "the image's Python does not play the compiled core built for "
+     "it as the Python path does: Python path: the compiled core libclanscore-{machine}.so "
+     "cannot be loaded"),
 ])
 def test_a_core_that_does_not_build_or_load_in_the_image_is_one_line_and_fails(
         tmp_path, fault, line):
@@ -470,7 +471,8 @@ def test_debians_cross_compiler_makes_an_aarch64_library_of_this_core_c(tmp_path
     from clans_pi.compiled.library import source_hash
 
     src = app_copy(tmp_path / "src")
-    in_image = ("sh", "-c", 'echo "compiled core: in use"')
+    in_image = ("sh", "-c", 'echo "computer players: compiled core (libclanscore-aarch64.so), '
+                            'the same games as the Python path"')
     done = core_for_image(src, tmp_path / "build.log", "aarch64-linux-gnu-gcc", in_image)
     assert done.returncode == 0, done.stderr + (tmp_path / "build.log").read_text()
     data = (src / "clans_pi/compiled/libclanscore-aarch64.so").read_bytes()

@@ -59,11 +59,18 @@ def test_no_library_and_the_python_choice_are_said(scratch_core, monkeypatch):
 
 
 def test_without_a_compiler_the_build_says_so_in_one_line(monkeypatch, capsys, tmp_path):
-    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    monkeypatch.delenv("CC", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no cc, gcc or clang
     assert build.compiler() is None
     assert build.main(["--out", str(tmp_path / "lib.so")]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and "no C compiler" in err[0] and "Python path" in err[0]
+    assert err == ["clans-pi: no C compiler (cc, gcc or $CC) here; on Debian or Raspberry Pi "
+                   "OS: sudo apt install gcc; the computers think on the Python path (slower)"]
+    monkeypatch.setenv("CC", "no-such-cc")  # one named that is not there
+    assert build.main(["--out", str(tmp_path / "lib.so")]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "clans-pi: the C compiler $CC names is not here: no-such-cc; the computers think on "
+        "the Python path (slower)"]
     assert not (tmp_path / "lib.so").exists()
 
 
@@ -92,11 +99,35 @@ def test_set_up_without_a_compiler_says_one_line_and_goes_on(tmp_path):
     done = subprocess.run(
         [BASH, "-c", '. "$1"; build_core "$2"; echo "went on"', "_",
          str(REPO / "scripts" / "_venv.sh"), str(tmp_path / "checkout")],
-        env={"PATH": str(bin_dir), "CC": str(bin_dir / "cc")}, cwd=tmp_path / "checkout",
+        env={"PATH": str(bin_dir)}, cwd=tmp_path / "checkout",
         capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout == "went on\n", done
     said = done.stderr.splitlines()
     assert len(said) == 1 and "no C compiler" in said[0], said
+
+
+def test_selftest_says_the_compiled_core_plays_the_python_paths_games():
+    lib = the_core()
+    env = {"GPIOZERO_PIN_FACTORY": "mock", "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "selftest", "--seconds", "0",
+                           "--step", "0"], capture_output=True, text=True, timeout=120,
+                          cwd=REPO, env=env, check=False)
+    assert proc.stdout.splitlines()[1] == (f"computer players: compiled core "
+                                           f"({lib.path.name}), the same games as the Python "
+                                           "path"), proc
+
+
+def test_selftest_fails_for_a_core_that_plays_other_games(monkeypatch, capsys):
+    from clans_pi import cli
+    from clans_pi.bots import compiled_check
+
+    the_core()
+    monkeypatch.setattr(compiled_check, "agrees", lambda lib: False)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert cli.main(["selftest", "--seconds", "0", "--step", "0"]) == 1
+    said = capsys.readouterr().out.splitlines()[1]
+    assert said.startswith("computer players: compiled core (") and \
+        "plays other games than the Python path" in said
 
 
 def test_selftest_says_which_path_the_computers_think_on(monkeypatch):
@@ -123,9 +154,10 @@ def test_the_check_where_the_game_runs_finds_a_core_that_differs(monkeypatch):
         assert not compiled_check.agrees(lib, games=4, searches=2, iterations=50)
     real = compiled_check.compiled_search.search
 
-    def other_move(*args, **kwargs):
+    def other_move(*args, **kwargs):  # another count, all else alike
         result = real(*args, **kwargs)
-        return result.__class__(result.move, result.iterations + 1, result.visits)
+        return result.__class__(result.move, result.iterations + 1, result.visits,
+                                values=result.values)
 
     monkeypatch.setattr(compiled_check.compiled_search, "search", other_move)
     assert not compiled_check.agrees(lib, games=4, searches=2, iterations=50)

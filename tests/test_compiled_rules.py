@@ -38,6 +38,16 @@ def dealt(seed: int, players: int | None = None) -> tuple[GameState, random.Rand
     return deal(BOARD, NAMES[: players or 2 + seed % 3], rng, CHART), rng
 
 
+def advanced(seed: int, plies: int) -> tuple[GameState, random.Random]:
+    """:func:`dealt`, played on by random moves for ``plies`` moves or to the end."""
+    state, rng = dealt(seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state.push_action(state.random_legal_action(rng.random), undo=False)
+    return state, rng
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_games_move_by_move_have_the_same_moves_and_states(lib, chunk):
     """Random games with random village orders (R11): after every move the same tables,
@@ -65,11 +75,7 @@ def test_playouts_draw_the_same_numbers_and_end_the_same(lib, chunk):
     """``GameState.playout`` and the core's from 250 positions of each chunk: the same
     final tables and villages, and the generator left in the same state."""
     for seed in range(chunk * 250, (chunk + 1) * 250):
-        state, rng = dealt(seed)
-        for _ in range(seed % 50):
-            if state.is_over:
-                break
-            state.push_action(state.random_legal_action(rng.random), undo=False)
+        state, _ = advanced(seed, seed % 50)
         start = len(state.villages)
         cstate = CoreState.of(lib, state)
         python, compiled = random.Random(seed + 1), random.Random(seed + 1)
@@ -83,11 +89,7 @@ def test_playouts_draw_the_same_numbers_and_end_the_same(lib, chunk):
 
 def test_random_legal_actions_are_the_same_draws(lib):
     for seed in range(300):
-        state, rng = dealt(seed)
-        for _ in range(seed % 45):
-            if state.is_over:
-                break
-            state.push_action(state.random_legal_action(rng.random), undo=False)
+        state, _ = advanced(seed, seed % 45)
         if state.is_over:
             continue
         cstate = CoreState.of(lib, state)
@@ -114,11 +116,7 @@ def test_the_heuristic_gives_the_same_floats_and_order(lib):
     node's children for a mover's clan weights (the search's ``heuristic_order``)."""
     compared = 0
     for seed in range(200):
-        state, rng = dealt(seed)
-        for _ in range(seed % 55):
-            if state.is_over:
-                break
-            state.push_action(state.random_legal_action(rng.random), undo=False)
+        state, rng = advanced(seed, seed % 55)
         if state.is_over:
             continue
         cstate = CoreState.of(lib, state)
@@ -140,3 +138,27 @@ def test_the_heuristic_gives_the_same_floats_and_order(lib):
         with python_path():  # the Python heuristic's own order
             assert list(array) == heuristic_order(state, codes, weights), seed
     assert compared > 5000
+
+
+def test_the_twin_of_the_rules_tests_finds_a_core_that_differs(monkeypatch):
+    """tests/compiled_helpers.twin compares something, and fails on a difference."""
+    from tests.compiled_helpers import twin
+
+    with twin(monkeypatch) as twins:
+        state, rng = dealt(5)
+        state.play(state.legal_moves()[0])
+        state.playout(rng.random)
+        assert twins is not None and (twins.moves, twins.playouts) == (1, 1)
+    with twin(monkeypatch) as twins:
+        monkeypatch.setattr(CoreState, "push_action", lambda self, action, order=None: None)
+        state, _ = dealt(5)
+        with pytest.raises(AssertionError, match="the core differs"):
+            state.play(state.legal_moves()[0])
+
+
+def test_the_core_refuses_what_it_cannot_hold(lib):
+    from clans_pi.compiled.state import compiled_clan_values
+
+    state, _ = dealt(3)
+    with pytest.raises(ValueError, match="not between territories"):
+        compiled_clan_values(lib, state, [Move(0, 64)])

@@ -32,6 +32,8 @@ SETTINGS = (
     HARD,  # widening over the heuristic's order
     replace(HARD, root_breadth=3.0),  # a worker of three
     Settings(margin_weight=0.0, exploration=1.2),
+    replace(HARD, max_nodes=15),  # the tree stops growing early
+    Settings(max_nodes=5),
 )
 CHUNKS, SEARCHES = 8, 150
 
@@ -131,10 +133,10 @@ def test_a_tree_that_was_moved_on_from_cannot_be_read_or_followed(lib):
     assert any(v is not None for v in views)
     kept = root.child(b.move)
     assert root.child(b.move) is None  # its tree is gone but for kept
-    with pytest.raises(AssertionError):
+    with pytest.raises(RuntimeError):
         root.children  # noqa: B018
     view = next(v for v in views if v is not None)
-    with pytest.raises(AssertionError):
+    with pytest.raises(RuntimeError):
         view.children  # noqa: B018
     if kept is not None:
         assert isinstance(kept.children, list)
@@ -157,3 +159,47 @@ def test_a_cancelled_search_raises_and_a_deadline_is_kept(lib):
     ahead = compiled_search.search(lib, state, sampler, random.Random(1), HARD,
                                    deadline=deadline, clan_weights=weights)
     assert time.monotonic() >= deadline and ahead.iterations > 1
+
+
+def count_nodes(node) -> int:
+    return 1 + sum(count_nodes(c) for c in node.children if c is not None)
+
+
+@pytest.mark.parametrize("settings", [Settings(max_nodes=40), replace(HARD, max_nodes=40)],
+                         ids=["normal", "hard"])
+def test_a_search_makes_at_most_its_nodes_and_goes_on_searching(lib, settings):
+    """Settings.max_nodes: the tree stops growing (a Pi's memory), the iterations go on."""
+    state = position(13)
+    a, b, _, _ = both(lib, state, 13, settings, 3000)
+    assert a.iterations == b.iterations == 3000 and b.visits == a.visits
+    assert count_nodes(a.root) == count_nodes(b.root) == 41  # the root and 40 made
+    grown = ismcts.search(state, job(state, 13)[0], random.Random(13),
+                          replace(settings, max_nodes=10**6), iterations=3000,
+                          clan_weights=job(state, 13)[1])
+    assert count_nodes(grown.root) > 41
+
+
+def test_a_search_cancelled_while_it_runs_stops_and_frees_its_tree(lib, monkeypatch):
+    """Cancelled from another thread mid-search (an undo): Cancelled within a chunk of
+    iterations, the tree freed (the kept one included); so on running out of memory."""
+    state = position(9)
+    sampler, weights = job(state, 9)
+    freed = []
+    free = lib.cc_tree_free
+    monkeypatch.setattr(lib, "cc_tree_free", lambda ptr, keep: (freed.append(ptr),
+                                                                 free(ptr, keep)))
+    kept = compiled_search.search(lib, state, sampler, random.Random(1), HARD,
+                                  iterations=300, clan_weights=weights).root
+    cancel = threading.Event()
+    threading.Timer(0.05, cancel.set).start()
+    with pytest.raises(Cancelled):
+        compiled_search.search(lib, state, sampler, random.Random(1), HARD,
+                               iterations=10**9, cancel=cancel, clan_weights=weights,
+                               root=kept)
+    assert freed == [kept.address]  # the kept tree became the search's root, then freed
+    freed.clear()
+    monkeypatch.setattr(lib, "cc_search_run", lambda *args: -1)
+    with pytest.raises(MemoryError):
+        compiled_search.search(lib, state, sampler, random.Random(1), HARD, iterations=10,
+                               clan_weights=weights)
+    assert len(freed) == 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ..compiled.library import Core, python_path
+from ..compiled.library import Core, core, library_path, python_path, why_not
 from ..compiled.state import CoreState, tables
 from ..rules.board import load_default_board
 from ..rules.constants import CLAN_INDEX
@@ -21,12 +21,15 @@ from . import compiled_search, ismcts
 from .base import assignments
 from .search_bot import LEVEL_SETTINGS
 
-__all__ = ["agrees"]
+__all__ = ["SAME", "agrees", "main", "verdict"]
+
+#: What :func:`verdict` says of a core that plays the Python path's games.
+SAME = "the same games as the Python path"
 
 NAMES = ("a", "b", "c", "d")
 
 
-def agrees(core: Core, seed: int = 1, games: int = 20, searches: int = 10,
+def agrees(lib: Core, seed: int = 1, games: int = 20, searches: int = 10,
            iterations: int = 200) -> bool:
     """True when ``games`` seeded games and ``searches`` seeded searches of ``iterations``
     come out the same on the compiled core and in Python."""
@@ -35,7 +38,7 @@ def agrees(core: Core, seed: int = 1, games: int = 20, searches: int = 10,
     for k in range(games):
         rng = random.Random(f"{seed}:{k}")
         state = deal(board, NAMES[: 2 + k % 3], rng, chart)
-        cstate = CoreState.of(core, state)
+        cstate = CoreState.of(lib, state)
         while not state.is_over:
             actions = state.legal_actions()
             if cstate.legal_actions() != actions:
@@ -61,11 +64,42 @@ def agrees(core: Core, seed: int = 1, games: int = 20, searches: int = 10,
         for h, q in zip(hyps, probs, strict=True):
             for player, clan in enumerate(h):
                 weights[player][clan] += q / sum(probs)
+        python, compiled = random.Random(k), random.Random(k)
         with python_path():  # the heuristic's values in Python too
-            a = ismcts.search(state, sampler, random.Random(k), level.search,
+            a = ismcts.search(state, sampler, python, level.search,
                               iterations=iterations, clan_weights=weights)
-        b = compiled_search.search(core, state, sampler, random.Random(k), level.search,
+        b = compiled_search.search(lib, state, sampler, compiled, level.search,
                                    iterations=iterations, clan_weights=weights)
-        if (a.move, a.visits, a.values) != (b.move, b.visits, b.values):
+        if (a.move, a.iterations, a.visits, a.values) != (b.move, b.iterations, b.visits,
+                                                          b.values):
+            return False
+        if python.getstate() != compiled.getstate():
             return False
     return len(positions) == searches
+
+
+def verdict() -> tuple[bool, str]:
+    """Which path the computers think on here, in a line, and whether all is well: the
+    compiled core playing :data:`SAME` (:func:`agrees`), or the Python path and why. A core
+    that plays other games than the Python path is not well (another compiler's or
+    processor's floating point, say)."""
+    lib = core()
+    if lib is None:
+        return True, f"Python path: {why_not()}"
+    name = library_path().name
+    if agrees(lib):
+        return True, f"compiled core ({name}), {SAME}"
+    return False, (f"compiled core ({name}) plays other games than the Python path: "
+                   "build it again (python -m clans_pi.compiled.build, or the installer)")
+
+
+def main() -> int:
+    """``python -m clans_pi.bots.compiled_check``: :func:`verdict` in a line; exit 1 when
+    it is not well (the image builder runs it in the image it builds)."""
+    ok, said = verdict()
+    print(f"computer players: {said}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import random
 import threading
+import time
 from collections.abc import Sequence
 from ctypes import c_double, c_int, c_uint32, c_uint64
 from typing import Any
@@ -44,7 +45,7 @@ class CoreNode:
     The root owns its tree and frees it when it goes, or when :meth:`child` makes a node
     below it the root of what is kept. Its ``children`` (and theirs) are views into the
     same tree: they keep no tree alive, and their own ``children`` cannot be read once
-    their tree has been freed (an AssertionError, never a read of freed memory)."""
+    their tree has been freed (a RuntimeError, never a read of freed memory)."""
 
     __slots__ = ("_core", "_owned", "_ptr", "_tree", "actions", "address", "full", "n",
                  "orders", "player", "total", "w")
@@ -71,7 +72,8 @@ class CoreNode:
     @property
     def children(self) -> list[CoreNode | None]:
         """For each tried child, the node it leads to (a view), or None."""
-        assert self._tree[0] and self._ptr is not None, "a node of a tree freed since"
+        if not self._tree[0] or self._ptr is None:
+            raise RuntimeError("a node of a search tree freed since")
         out: list[CoreNode | None] = []
         for i in range(len(self.n)):
             ptr = self._core.cc_node_child(self._ptr, i)
@@ -82,7 +84,8 @@ class CoreNode:
         """The node ``move`` leads to, if the search made it one, as the root of its own
         tree: the rest of this tree is freed (this root can no longer be used). None too
         when this tree was freed already (moved on from before, or searched on)."""
-        assert self._owned, "only a tree's root moves on"
+        if not self._owned:
+            raise RuntimeError("only a search tree's root moves on")
         if self._ptr is None:
             return None
         pair = move.src << 6 | move.dst
@@ -98,7 +101,8 @@ class CoreNode:
 
     def release(self) -> int:
         """Hand the tree to the core's search (which gives it back as its root)."""
-        assert self._owned and self._ptr is not None, "only a tree's root is searched on"
+        if not self._owned or self._ptr is None:
+            raise RuntimeError("only a search tree's root, once, is searched on")
         ptr, self._ptr = self._ptr, None
         self._tree[0] = False
         return ptr
@@ -132,6 +136,8 @@ def search(
     assert iterations is not None or deadline is not None, "no budget"
     assert not state.is_over, "the game is over"
     assert not settings.ordered or clan_weights is not None, "ordering needs clan weights"
+    if root is not None and root.player != state.current_player:
+        raise ValueError("a kept root of another player's turn")
     cstate = CoreState.of(core, state)
     hyps = sample.hypotheses
     weights = None
@@ -141,16 +147,20 @@ def search(
     flat = [c for h in hyps for c in h]
     _, internal, gauss = rng.getstate()
     buf = ctypes.create_string_buffer(core.search_size)  # the core's Search
-    kept = root.release() if root is not None else None
-    rc = core.cc_search_start(
-        buf, cstate.board.buf, cstate.buf, settings.exploration, settings.margin_weight,
-        settings.margin_scale, settings.widening, settings.root_breadth,
-        int(settings.ordered), settings.order_after, len(hyps), (c_int * len(flat))(*flat),
-        int(sample.weighted), (c_double * max(1, len(sample.cum)))(*sample.cum),
-        sample.total, weights, (c_uint32 * 624)(*internal[:624]), internal[624], kept)
-    node_ptr = core.cc_search_root(buf)
+    started = False
+    node_ptr = None
     done = 0
     try:
+        kept = root.release() if root is not None else None
+        started = True  # from here the core's search owns the kept tree
+        rc = core.cc_search_start(
+            buf, cstate.board.buf, cstate.buf, settings.exploration, settings.margin_weight,
+            settings.margin_scale, settings.widening, settings.root_breadth,
+            int(settings.ordered), settings.order_after, settings.max_nodes, len(hyps),
+            (c_int * len(flat))(*flat), int(sample.weighted),
+            (c_double * max(1, len(sample.cum)))(*sample.cum), sample.total, weights,
+            (c_uint32 * 624)(*internal[:624]), internal[624], kept)
+        node_ptr = core.cc_search_root(buf)
         if rc:
             raise MemoryError("the compiled search ran out of memory")
         while True:
@@ -160,20 +170,28 @@ def search(
                 if done >= iterations:
                     break
                 k = core.cc_search_run(buf, min(CHUNK, iterations - done), -1.0, done)
-            else:
-                k = core.cc_search_run(buf, CHUNK, deadline, done)
+            else:  # the seconds left, on the core's own clock
+                left = max(0.0, deadline - time.monotonic())  # type: ignore[operator]
+                k = core.cc_search_run(buf, CHUNK, left, done)
             if k < 0:
                 raise MemoryError("the compiled search ran out of memory")
             done += k
             if iterations is None and k < CHUNK:
                 break  # the deadline
     except BaseException:
-        core.cc_search_end(buf)
-        if node_ptr:
-            core.cc_tree_free(node_ptr, None)
+        if started:
+            _give_rng(core, buf, rng, gauss)
+            core.cc_search_end(buf)
+            if node_ptr:
+                core.cc_tree_free(node_ptr, None)
         raise
+    _give_rng(core, buf, rng, gauss)
+    core.cc_search_end(buf)
+    return result_of(CoreNode(core, node_ptr), done)  # type: ignore[arg-type]
+
+
+def _give_rng(core: Core, buf: Any, rng: random.Random, gauss: float | None) -> None:
+    """Leave ``rng`` where the core's generator is: as the Python search would."""
     words = (c_uint32 * 624)()
     index = core.cc_search_rng(buf, words)
     rng.setstate((3, (*words, index), gauss))
-    core.cc_search_end(buf)
-    return result_of(CoreNode(core, node_ptr), done)  # type: ignore[arg-type]

@@ -87,6 +87,11 @@ class Settings:
     #: search (:mod:`.parallel`) gives it the number of workers, so that their roots
     #: together consider as many moves as one tree with all their iterations would.
     root_breadth: float = 1.0
+    #: At most this many new nodes a search: past it the tree stops growing and the
+    #: iterations go on from its edges (a long think on a small Pi stays within its memory:
+    #: Hard's nodes take about 200 bytes each in the compiled core). Hard's second on a Pi
+    #: makes about 70,000.
+    max_nodes: int = 150_000
 
 
 @dataclass(frozen=True)
@@ -322,6 +327,8 @@ def walker(
     eager = not widening
     ordered = settings.ordered
     order_after = settings.order_after
+    max_nodes = settings.max_nodes
+    made = [0]  # nodes this search has made
     c = settings.exploration
     rand = rng.random
     log = math.log
@@ -369,6 +376,9 @@ def walker(
                 return
             child = node.children[i]
             if child is None:
+                if made[0] >= max_nodes:
+                    return  # the tree is as large as it may grow: a playout from here
+                made[0] += 1
                 child = node.children[i] = _Node((node.player + 1) % nplayers, st, rng, eager)
             node = child
 

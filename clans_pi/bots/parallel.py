@@ -17,8 +17,9 @@ the game) and serve every search of the game; each keeps the tree of its last se
 each bot, so Hard's next search starts from what it learnt (:mod:`.tree`).
 
 Cancelling (undo, a new game, quitting) writes to one shared number the workers read
-every iteration; a worker whose game process has gone away (killed, crashed) sees its pipe
-close and exits, and stops searching at once if it was.
+every iteration (every few milliseconds on the compiled core: a chunk of iterations); a
+worker whose game process has gone away (killed, crashed) sees its pipe close and exits,
+and stops searching at once if it was.
 """
 
 from __future__ import annotations

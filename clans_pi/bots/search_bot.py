@@ -9,7 +9,7 @@ well they read the others and how the search spends its iterations (settings in
   clans (:class:`.belief.BeliefTracker`: Bayesian, updated after every observed move), and
   searches selectively: progressive widening over children in the order of the heuristic
   (:func:`.heuristic.clan_values`) for the mover's clan as it believes it to be.
-* **Normal** (:data:`NORMAL_ITERATIONS` a move, the same on every machine) samples the
+* **Normal** (:data:`NORMAL_ITERATIONS` a move, whatever the machine) samples the
   others' clans uniformly and runs plain UCT: every move tried once, in random order,
   before any is tried again.
 
@@ -86,9 +86,10 @@ class LevelSettings:
     hides_from: ReaderModel | None = None
 
 
-#: Normal's iterations a move: as strong on every machine and path as it was on a Pi (three
-#: workers of 0.2 s on the Python path: 1,650; one desktop core: 2,200), answering at once
-#: with the compiled core (docs/computer-players.md).
+#: Normal's iterations a move, on any machine and either path, shared out over the search
+#: workers as every budget is: about as strong as it was on a Pi (three workers of 0.2 s on
+#: the Python path: 1,650; one desktop core: 2,200), answering at once with the compiled
+#: core (docs/computer-players.md).
 NORMAL_ITERATIONS = 2_000
 
 LEVEL_SETTINGS: dict[str, LevelSettings] = {

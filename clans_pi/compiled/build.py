@@ -29,9 +29,10 @@ from .library import SOURCE, library_path, source_hash
 __all__ = ["FLAGS", "build", "compiler", "main"]
 
 #: -O3 and the C99 the core is written in. -ffp-contract=off: no fused multiply-adds
-#: (aarch64 has them), so every floating-point result is the one Python computes.
+#: (aarch64 has them), and -fno-fast-math after whatever $CC carries, so that every
+#: floating-point result is the one Python computes.
 FLAGS = ("-O3", "-std=c99", "-D_POSIX_C_SOURCE=199309L", "-fPIC", "-shared",
-         "-ffp-contract=off", "-fno-strict-aliasing", "-Wall")
+         "-ffp-contract=off", "-fno-fast-math", "-fno-strict-aliasing", "-Wall")
 
 
 class BuildError(RuntimeError):
@@ -56,6 +57,8 @@ def build(machine: str | None = None, out: Path | None = None) -> Path:
     written whole or not at all (built aside, then renamed)."""
     cc = compiler()
     if cc is None:
+        if os.environ.get("CC"):
+            raise BuildError(f"the C compiler $CC names is not here: {os.environ['CC']}")
         raise BuildError("no C compiler (cc, gcc or $CC) here" + (
             "; on Debian or Raspberry Pi OS: sudo apt install gcc" if sys.platform == "linux"
             else ""))

@@ -940,7 +940,7 @@ typedef struct {
     int nplayers;
     /* Settings */
     double exploration, margin_weight, margin_scale, widening, root_breadth;
-    int ordered, order_after;
+    int ordered, order_after, max_nodes, made; /* made: nodes this search made */
     /* determinisations: nhyps assignments of nplayers clans, uniform or by cum */
     int nhyps, weighted;
     int *hyps;
@@ -973,11 +973,12 @@ static int sort_untried(Search *S, Node *nd, const State *st) {
  * is not full) or a new one, sorted when ordered. Returns 0, or -1 on a failure. */
 int cc_search_start(Search *S, const Board *b, const State *state, double exploration,
                     double margin_weight, double margin_scale, double widening,
-                    double root_breadth, int ordered, int order_after, int nhyps,
-                    const int *hyps, int weighted, const double *cum, double total,
+                    double root_breadth, int ordered, int order_after, int max_nodes,
+                    int nhyps, const int *hyps, int weighted, const double *cum, double total,
                     const double *weights, const uint32_t *rng_words, int rng_index,
                     Node *root) {
     memset(S, 0, sizeof *S);
+    S->root = root; /* the caller's kept tree is the search's from here, freed with it */
     S->b = b;
     S->root_state = *state;
     S->nplayers = state->nplayers;
@@ -988,6 +989,7 @@ int cc_search_start(Search *S, const Board *b, const State *state, double explor
     S->root_breadth = root_breadth;
     S->ordered = ordered;
     S->order_after = order_after;
+    S->max_nodes = max_nodes;
     S->nhyps = nhyps;
     S->weighted = weighted;
     S->hyps = malloc(sizeof(int) * (size_t)(nhyps * state->nplayers));
@@ -1087,6 +1089,8 @@ static int walk(Search *S, State *st) {
         if (fresh || st->end) return depth;
         Node *child = node->children[i];
         if (child == NULL) {
+            if (S->made >= S->max_nodes) return depth; /* the tree may grow no more */
+            S->made++;
             child = node_new((node->player + 1) % S->nplayers, st, b, &S->rng,
                              S->widening == 0.0, &S->scratch);
             if (!child) return -1;
@@ -1142,10 +1146,11 @@ static double monotonic(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Up to max_iters iterations, stopping at deadline (time.monotonic; < 0: none) once one
- * has been done overall (done: those done before this call). Returns the iterations done
- * in this call, or -1 when out of memory. */
-int cc_search_run(Search *S, int max_iters, double deadline, int done) {
+/* Up to max_iters iterations, stopping once seconds have passed (< 0: no time limit) and
+ * one has been done overall (done: those done before this call). Returns the iterations
+ * done in this call, or -1 when out of memory. */
+int cc_search_run(Search *S, int max_iters, double seconds, int done) {
+    double deadline = seconds < 0.0 ? -1.0 : monotonic() + seconds;
     const Board *b = S->b;
     int np = S->nplayers;
     State st;

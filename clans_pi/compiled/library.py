@@ -74,7 +74,7 @@ class Core:
             "cc_clan_values": (c_int, [vp, vp, ip, c_int, dp]),
             "cc_search_size": (c_size_t, []),
             "cc_search_start": (c_int, [vp, vp, vp, c_double, c_double, c_double, c_double,
-                                        c_double, c_int, c_int, c_int, ip, c_int, dp,
+                                        c_double, c_int, c_int, c_int, c_int, ip, c_int, dp,
                                         c_double, dp, u32p, c_int, vp]),
             "cc_search_root": (vp, [vp]),
             "cc_search_rng": (c_int, [vp, u32p]),
@@ -106,8 +106,8 @@ _why: list[str] = []
 def _load() -> Core | None:
     path = library_path()
     if not path.exists():
-        _why.append(f"no compiled core ({path.name} not built: python -m "
-                    "clans_pi.compiled.build)")
+        _why.append(f"no compiled core ({path.name} not built: ./scripts/play builds it "
+                    "in a checkout, the installer on a Pi)")
         return None
     try:
         lib = ctypes.CDLL(str(path))
@@ -119,7 +119,7 @@ def _load() -> Core | None:
         return None
     if stamp != source_hash():
         _why.append(f"the compiled core {path.name} was built from another core.c "
-                    "(rebuild: python -m clans_pi.compiled.build)")
+                    "(build it again: ./scripts/play in a checkout, the installer on a Pi)")
         return None
     return Core(lib, path)
 

@@ -112,6 +112,8 @@ class CoreState:
 
     def set(self, state: GameState) -> None:
         """Become a copy of ``state``'s tables."""
+        if not 1 <= state.num_players <= 4:  # MAXP in core.c (R6: 2 to 4)
+            raise ValueError(f"the compiled core plays 1 to 4 players, not {state.num_players}")
         core = self.core
         core.cc_state_set(
             self.buf, self.board.buf, _ints(state._pack), _ints(state._count),
@@ -186,6 +188,10 @@ def compiled_clan_values(core: Core, state: GameState,
     """``clans_pi.bots.heuristic.clan_values`` of ``moves`` worked out by the core: the
     same floats, bit for bit."""
     cstate = CoreState.of(core, state)
+    n = cstate.board.nt
+    for m in moves:
+        if not (0 <= m.src < n and 0 <= m.dst < n):
+            raise ValueError(f"move {m} is not between territories of the board")
     out = (c_double * (5 * len(moves)))()
     if core.cc_clan_values(cstate.buf, cstate.board.buf,
                            (c_int * len(moves))(*[m.src << 6 | m.dst for m in moves]),

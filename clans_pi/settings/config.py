@@ -110,7 +110,7 @@ class Config:
     backlight: str = ""  # a /sys/class/backlight name; "": the first one found
     clan_marks: bool = True  # each clan's pattern on its huts (colour-blind players)
     fifth_clan: str = "black"  # or "white": how the fifth clan looks (R3; its id stays black)
-    think_seconds: float = 1.0  # a Hard computer player's time per move (others less)
+    think_seconds: float = 1.0  # a Hard computer player's time per move (Normal: iterations)
     hints: bool = False  # a Hint button for human players
     workers: int | None = None  # search processes; None: "auto" (every core but one)
     source: str = "defaults"

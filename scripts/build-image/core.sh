@@ -8,10 +8,11 @@
 # SRC/clans_pi/compiled/libclanscore-aarch64.so, where pip in the image installs it from
 # with the package. Then checked as the game checks it, in the image: IN_IMAGE... runs a
 # command there (build: in_image), where SRC is WHERE; the image's own Python loads the
-# library with the image's C library and compares the core.c it was built from
-# ("compiled core: in use"). install-pi.sh in the image makes the same test
-# (python -m clans_pi.compiled.build --if-needed) and finds it up to date: nothing
-# compiles under emulation.
+# library with the image's C library, compares the core.c it was built from, and plays
+# seeded games and searches on it and in Python, under emulation, which must agree
+# (python -m clans_pi.bots.compiled_check: a fused multiply-add, say, would show there).
+# install-pi.sh in the image then finds the library up to date
+# (python -m clans_pi.compiled.build --if-needed): nothing compiles under emulation.
 #
 # An image ships the compiled core: a library that cannot be built, or that the image's
 # Python cannot load (built against a newer C library than the image's), stops the build
@@ -32,14 +33,15 @@ core_for_image() {
         return 1
     fi
     # shellcheck disable=SC2016  # expanded by the shell in the image
-    said="$("$@" sh -c 'cd "$1" && exec python3 -E -B -m clans_pi.compiled.build --check' \
+    said="$("$@" sh -c 'cd "$1" && exec python3 -E -B -m clans_pi.bots.compiled_check' \
         sh "$where" 2>>"$log")" || true
     echo "$said" >>"$log"
     said="$(tail -n 1 <<<"$said")"
-    if [ "$said" != "compiled core: in use" ]; then
-        said="${said#compiled core: }"
-        echo "the image's Python does not use the compiled core built for it:" \
-            "${said:-no answer from python3 -m clans_pi.compiled.build --check}" >&2
+    if [[ "$said" != "computer players: compiled core ("*"), the same games as the Python path" ]]
+    then
+        said="${said#computer players: }"
+        echo "the image's Python does not play the compiled core built for it as the Python" \
+            "path does: ${said:-no answer from python3 -m clans_pi.bots.compiled_check}" >&2
         return 1
     fi
 }

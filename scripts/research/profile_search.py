@@ -52,7 +52,6 @@ import cProfile
 import importlib
 import io
 import json
-import os
 import platform
 import pstats
 import random
@@ -269,7 +268,13 @@ def floor_us(leaves: Sequence[GameState], rounds: int = 5) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> dict:
-    os.environ["CLANS_PI_CORE"] = "python"  # the Python search's parts (the docstring)
+    from clans_pi.compiled.library import python_path
+
+    with python_path():  # the Python search's parts (the docstring)
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=3000, help="iterations a search")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs a search (median)")

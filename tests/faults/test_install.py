@@ -86,10 +86,9 @@ def test_no_c_compiler(tmp_path: Path, compiler: str) -> None:
     checkout = checkout_copy(tmp_path / "checkout")
     prefix = tmp_path / "opt/clans-pi"
     env = app_venv(prefix)
-    if compiler == "none":
+    if compiler == "none":  # stood in for by a $CC that is not there
         env["CC"] = "no-such-cc"
-        why = ("no C compiler (cc, gcc or $CC) here; on Debian or Raspberry Pi OS: sudo apt "
-               "install gcc")
+        why = "the C compiler $CC names is not here: no-such-cc"
     else:
         env.update(fake_commands(tmp_path / "bin", broken_cc=BROKEN_CC))
         env["CC"] = "broken-cc"
