@@ -210,15 +210,18 @@ def test_the_app_clock_runs_with_only_the_display_started():
 
 
 def test_the_games_computer_players_follow_the_thinking_time_setting():
-    """[computer] think_seconds: Hard thinks that long a move, Normal a fifth of it; each
-    seat has its own fixed seed (the same position gets the same move after an undo)."""
+    """[computer] think_seconds: Hard thinks that long a move, Normal searches its fixed
+    iterations whatever it is; each seat has its own fixed seed (the same position gets the
+    same move after an undo)."""
     from clans_pi.bots import Budget
+    from clans_pi.bots.search_bot import NORMAL_ITERATIONS
     from clans_pi.table.players import ComputerPlayers
     from tests.ui_helpers import BOARD, CHART
 
     make = ComputerPlayers(BOARD, CHART, 2.0, seed=11, workers=1)
     hard, normal, easy = make(0, "hard"), make(1, "normal"), make(2, "easy")
     assert (hard.level, normal.level, easy.level) == ("hard", "normal", "easy")
-    assert hard.budget == Budget(seconds=2.0) and normal.budget == Budget(seconds=0.4)
+    assert hard.budget == Budget(seconds=2.0)
+    assert normal.budget == Budget(iterations=NORMAL_ITERATIONS)
     assert make(0, "hard").seed == hard.seed != normal.seed
 

@@ -120,6 +120,7 @@ def test_peeking_searches_with_the_true_clans_only(monkeypatch, players):
 
     real = parallel.search  # where the bots' searches are run (run_job)
     monkeypatch.setattr(parallel, "search", spy)
+    monkeypatch.setenv("CLANS_PI_CORE", "python")  # the spy is on the Python search
     bot = PeekingBot(BOARD, CHART, state.clans, seed=1, budget=Budget(iterations=60))
     move = bot.choose(state.observation(viewer))
     assert move in state.legal_moves() or move.with_order(None) in state.legal_moves()
@@ -168,6 +169,7 @@ def test_peeking_normal_is_normals_search_told_the_truth(monkeypatch):
 
     real = parallel.search
     monkeypatch.setattr(parallel, "search", spy)
+    monkeypatch.setenv("CLANS_PI_CORE", "python")  # the spy is on the Python search
     bot = PeekingBot(BOARD, CHART, state.clans, seed=1, budget=Budget(iterations=40),
                      level=LEVEL_NORMAL)
     assert bot.level == LEVEL_NORMAL
