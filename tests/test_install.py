@@ -21,6 +21,13 @@ from clans_pi.compiled.build import compiler
 from clans_pi.compiled.library import library_path
 from clans_pi.settings.config import load_config
 
+
+@pytest.fixture(autouse=True)
+def _compiled_core_as_installed(monkeypatch):
+    """What is installed and built here does not depend on the path the tests' own
+    computers take (CLANS_PI_CORE=python: the suite on the Python path)."""
+    monkeypatch.delenv("CLANS_PI_CORE", raising=False)
+
 REPO = Path(__file__).resolve().parents[1]
 INSTALL = REPO / "scripts" / "install-pi.sh"
 CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=0123abcd-02 rootwait\n"

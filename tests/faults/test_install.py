@@ -29,6 +29,13 @@ from tests.test_install import (
 
 from . import fault
 
+
+@pytest.fixture(autouse=True)
+def _compiled_core_as_installed(monkeypatch):
+    """What is installed and built here does not depend on the path the tests' own
+    computers take (CLANS_PI_CORE=python: the suite on the Python path)."""
+    monkeypatch.delenv("CLANS_PI_CORE", raising=False)
+
 TRACEBACK = "Traceback (most recent call last)"
 
 
