@@ -1,6 +1,7 @@
 """Building and loading the compiled core: a library is used only when it was built from
 today's core.c; without a C compiler the set-up says so in one line and goes on (the
-Python path); ``clans-pi selftest`` says which path the computers think on."""
+Python path); ``clans-pi selftest`` says which path the computers think on, and fails for a
+core that plays other games than the Python path."""
 
 from __future__ import annotations
 
@@ -106,15 +107,16 @@ def test_set_up_without_a_compiler_says_one_line_and_goes_on(tmp_path):
     assert len(said) == 1 and "no C compiler" in said[0], said
 
 
-def test_selftest_says_the_compiled_core_plays_the_python_paths_games():
+def test_the_verdict_names_the_path_and_says_the_core_plays_the_python_paths_games(
+        monkeypatch):
+    """What clans-pi selftest and the image builder say (compiled_check.verdict)."""
+    from clans_pi.bots.compiled_check import verdict
+
     lib = the_core()
-    env = {"GPIOZERO_PIN_FACTORY": "mock", "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "selftest", "--seconds", "0",
-                           "--step", "0"], capture_output=True, text=True, timeout=120,
-                          cwd=REPO, env=env, check=False)
-    assert proc.stdout.splitlines()[1] == (f"computer players: compiled core "
-                                           f"({lib.path.name}), the same games as the Python "
-                                           "path"), proc
+    assert verdict() == (True, f"compiled core ({lib.path.name}), the same games as the "
+                               "Python path")
+    monkeypatch.setenv(library.ENV, "python")
+    assert verdict() == (True, "Python path: CLANS_PI_CORE=python chooses the Python path")
 
 
 def test_selftest_fails_for_a_core_that_plays_other_games(monkeypatch, capsys):
@@ -128,16 +130,6 @@ def test_selftest_fails_for_a_core_that_plays_other_games(monkeypatch, capsys):
     said = capsys.readouterr().out.splitlines()[1]
     assert said.startswith("computer players: compiled core (") and \
         "plays other games than the Python path" in said
-
-
-def test_selftest_says_which_path_the_computers_think_on(monkeypatch):
-    env = {"GPIOZERO_PIN_FACTORY": "mock", "CLANS_PI_CORE": "python", "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "clans_pi.cli", "selftest", "--seconds", "0",
-                           "--step", "0"], capture_output=True, text=True, timeout=120,
-                          cwd=REPO, env=env, check=False)
-    lines = proc.stdout.splitlines()
-    assert lines[1] == "computer players: Python path: CLANS_PI_CORE=python chooses the " \
-        "Python path", proc
 
 
 def test_the_check_where_the_game_runs_finds_a_core_that_differs(monkeypatch):

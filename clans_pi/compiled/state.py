@@ -29,18 +29,29 @@ _ENDS = {None: 0, END_TWELFTH_VILLAGE: 1, END_NO_MOVES: 2}
 _END_NAMES = {v: k for k, v in _ENDS.items()}
 
 
+_INT_ARRAYS: dict[int, type] = {}  # ctypes array types by length: making one is costly
+
+
 def _ints(values: list[int] | tuple[int, ...]) -> ctypes.Array[c_int]:
-    return (c_int * max(1, len(values)))(*values)
+    n = max(1, len(values))
+    kind = _INT_ARRAYS.get(n)
+    if kind is None:
+        kind = _INT_ARRAYS[n] = c_int * n
+    return kind(*values)
 
 
 class CoreBoard:
     """A board and an epoch chart as the core reads them."""
 
-    __slots__ = ("buf", "core", "nt")
+    __slots__ = ("buf", "core", "legal_out", "nt", "tables_out")
 
     def __init__(self, core: Core, board: Board, chart: EpochChart) -> None:
         self.core = core
         self.nt = nt = len(board.territories)
+        # Room for what the core writes out (CoreState.tables, legal_actions), made once:
+        # a ctypes array type made at each call costs more than the call.
+        self.tables_out = (c_int * (4 * nt + 5 + 4 + 5 + 1 + 8 * 16))()
+        self.legal_out = (c_int * (nt * MAX_NEIGHBOURS))()
         self.buf = ctypes.create_string_buffer(core.board_size)
         nbr = [0] * (nt * MAX_NEIGHBOURS)
         for t, ns in enumerate(board.neighbor_ids):
@@ -127,7 +138,7 @@ class CoreState:
         return new
 
     def legal_actions(self) -> list[int]:
-        out = (c_int * (self.board.nt * MAX_NEIGHBOURS))()
+        out = self.board.legal_out
         n = self.core.cc_legal_actions(self.buf, self.board.buf, out)
         return out[:n]
 
@@ -147,9 +158,9 @@ class CoreState:
     def tables(self) -> dict[str, object]:
         """Everything the core keeps, in :func:`tables`' layout."""
         nt = self.board.nt
-        out = (c_int * (4 * nt + 5 + 4 + 5 + 1 + 8 * 16))()
-        self.core.cc_state_get(self.buf, self.board.buf, out)
-        flat = list(out)
+        out = self.board.tables_out
+        n = self.core.cc_state_get(self.buf, self.board.buf, out)
+        flat = out[:n]
         k = 4 * nt
         nplayers, nvillages = flat[k + 4], flat[k + 14]
         villages = []
