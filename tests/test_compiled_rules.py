@@ -24,8 +24,8 @@ from tests.compiled_helpers import the_core
 
 BOARD, CHART = load_default_board(), load_default_chart()
 NAMES = ("Ann", "Bob", "Cid", "Dee")
-#: Seeded games played move by move on both paths: 2,400 in all, in chunks for the workers.
-CHUNKS, GAMES = 8, 300
+#: Seeded games played move by move on both paths: 2,000 in all, in chunks for the workers.
+CHUNKS, GAMES = 8, 250
 
 
 @pytest.fixture(scope="module")

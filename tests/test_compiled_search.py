@@ -1,5 +1,5 @@
 """The compiled core's search against the Python one (:mod:`clans_pi.bots.ismcts`): over
-1,200 seeded searches of 2-4 player positions, with Normal's and Hard's settings (plain
+1,000 seeded searches of 2-4 player positions, with Normal's and Hard's settings (plain
 UCT; progressive widening over the heuristic's order, a worker's wider root), uniform and
 belief-weighted determinisations, the same move, iterations, visits and mean rewards to
 the last bit, the same village orders (R11), and the generator left in the same state;
@@ -35,7 +35,7 @@ SETTINGS = (
     replace(HARD, max_nodes=15),  # the tree stops growing early
     Settings(max_nodes=5),
 )
-CHUNKS, SEARCHES = 8, 150
+CHUNKS, SEARCHES = 8, 125
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_seeded_searches_choose_and_count_alike(lib, chunk):
         iterations = 20 + (seed * 37) % 100
         assert_same(*both(lib, state, seed, settings, iterations), (seed, settings))
         compared += 1
-    assert compared >= 0.8 * SEARCHES
+    assert compared >= 0.7 * SEARCHES  # the rest: positions after the end of their game
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -474,36 +474,28 @@ def test_the_compiled_core_is_built_in_pips_copy_and_installed_with_the_app(tmp_
 
 @needs_cc
 @pytest.mark.slow
-@pytest.mark.parametrize("there", ["built from this core.c", "anything else"])
-def test_a_compiled_core_in_the_source_is_kept_only_when_the_game_would_use_it(tmp_path,
-                                                                               there):
+def test_a_compiled_core_built_from_this_core_c_in_the_source_is_installed_as_it_is(
+        tmp_path):
     """The image builder leaves its library in PREFIX/src and runs the installer from
-    there: a library built from this core.c that loads here is installed as it is,
-    nothing compiled (no compiler needed); any other is built again."""
+    there: a library built from this core.c that loads here is installed as it is, nothing
+    compiled (no compiler needed). Any other is built again, as when there is none (the
+    test above)."""
     root = tmp_path / "root"
     root.mkdir()
     install("--root", root, "--app-only")
     prefix = root / "opt/clans-pi"
     src = prefix / "src"
     library = src / "clans_pi/compiled" / machine_library()
-    if there == "built from this core.c":
-        subprocess.run([sys.executable, "-B", "-m", "clans_pi.compiled.build", "--out",
-                        library], cwd=src, check=True, capture_output=True)
-        env = {**app_venv(prefix), "CC": "no-such-cc"}  # nothing may compile
-    else:
-        library.write_bytes(b"not a library of this machine")
-        env = app_venv(prefix)
+    subprocess.run([sys.executable, "-B", "-m", "clans_pi.compiled.build", "--out", library],
+                   cwd=src, check=True, capture_output=True)
+    env = {**app_venv(prefix), "CC": "no-such-cc"}  # nothing may compile
     shipped = library.read_bytes()
     out = install("--app-only", "--prefix", prefix, env=env, script=src / "scripts/install-pi.sh",
                   timeout=300).stdout
     installed = installed_package(prefix) / "compiled" / machine_library()
-    if there == "built from this core.c":
-        assert f"unchanged: the compiled core {machine_library()} (built from this core.c)" \
-            in out.splitlines(), out
-        assert installed.read_bytes() == shipped
-    else:
-        assert f"built: the compiled core {machine_library()}" in out.splitlines(), out
-        assert installed.read_bytes() != shipped
+    assert f"unchanged: the compiled core {machine_library()} (built from this core.c)" \
+        in out.splitlines(), out
+    assert installed.read_bytes() == shipped
     assert library.read_bytes() == shipped  # PREFIX/src as the builder left it
     check = subprocess.run([prefix / ".venv/bin/python", "-I", "-m", "clans_pi.compiled.build",
                             "--check"], capture_output=True, text=True, cwd="/", check=False)
