@@ -739,15 +739,20 @@ typedef struct {
     uint64_t *ord;
 } Codes;
 
+/* ptr made room for cap of its items (realloc; as it was when out of memory, and then the
+ * function using it returns -1). */
+#define GROW(ptr, cap)                                                   \
+    do {                                                                 \
+        void *grown_ = realloc((ptr), sizeof *(ptr) * (size_t)(cap));    \
+        if (!grown_) return -1;                                          \
+        (ptr) = grown_;                                                  \
+    } while (0)
+
 static int codes_push(Codes *c, int code, uint64_t ord) {
     if (c->len == c->cap) {
         int cap = c->cap ? 2 * c->cap : 64;
-        int *codes = realloc(c->codes, sizeof(int) * (size_t)cap);
-        if (!codes) return -1;
-        c->codes = codes;
-        uint64_t *o = realloc(c->ord, sizeof(uint64_t) * (size_t)cap);
-        if (!o) return -1;
-        c->ord = o;
+        GROW(c->codes, cap);
+        GROW(c->ord, cap);
         c->cap = cap;
     }
     c->codes[c->len] = code;
@@ -783,14 +788,10 @@ static int node_reserve(Node *nd, int cap) {
     if (cap <= nd->cap) return 0;
     int c = nd->cap ? nd->cap : 4;
     while (c < cap) c *= 2;
-    int *a = realloc(nd->actions, sizeof(int) * (size_t)c);
-    if (!a) return -1;
-    nd->actions = a;
+    GROW(nd->actions, c);
     if (nd->ord) {
-        uint64_t *o = realloc(nd->ord, sizeof(uint64_t) * (size_t)c);
-        if (!o) return -1;
-        memset(o + nd->cap, 0, sizeof(uint64_t) * (size_t)(c - nd->cap));
-        nd->ord = o;
+        GROW(nd->ord, c);
+        memset(nd->ord + nd->cap, 0, sizeof(uint64_t) * (size_t)(c - nd->cap));
     }
     nd->cap = c;
     return 0;
@@ -801,15 +802,9 @@ static int node_reserve_tried(Node *nd, int cap) {
     if (cap <= nd->cap_tried) return 0;
     int c = nd->cap_tried ? nd->cap_tried : 2;
     while (c < cap) c *= 2;
-    int *n = realloc(nd->n, sizeof(int) * (size_t)c);
-    if (!n) return -1;
-    nd->n = n;
-    double *w = realloc(nd->w, sizeof(double) * (size_t)c);
-    if (!w) return -1;
-    nd->w = w;
-    Node **ch = realloc(nd->children, sizeof(Node *) * (size_t)c);
-    if (!ch) return -1;
-    nd->children = ch;
+    GROW(nd->n, c);
+    GROW(nd->w, c);
+    GROW(nd->children, c);
     nd->cap_tried = c;
     return 0;
 }
@@ -1229,12 +1224,3 @@ void cc_tree_free(Node *root, Node *keep) {
     free(root);
 }
 
-/* The nodes of the tree of root and the bytes they hold: out[0] nodes, out[1] bytes. */
-void cc_tree_size(const Node *root, long *out) {
-    if (!root) return;
-    out[0] += 1;
-    out[1] += (long)sizeof(Node) + (long)root->cap * (long)sizeof(int)
-              + (root->ord ? (long)root->cap * (long)sizeof(uint64_t) : 0)
-              + (long)root->cap_tried * (long)(sizeof(int) + sizeof(double) + sizeof(Node *));
-    for (int i = 0; i < root->ntried; i++) cc_tree_size(root->children[i], out);
-}
