@@ -59,11 +59,7 @@ def job(state, seed: int):
     else:
         probs = [1.0 / len(hyps)] * len(hyps)
         sampler = uniform_sampler(hyps)
-    weights = [[0.0] * 5 for _ in range(state.num_players)]
-    for h, q in zip(hyps, probs, strict=True):
-        for player, clan in enumerate(h):
-            weights[player][clan] += q / sum(probs)
-    return sampler, weights
+    return sampler, ismcts.clan_weights(hyps, [q / sum(probs) for q in probs])
 
 
 def both(lib, state, seed, settings, iterations, roots=(None, None)):

@@ -60,10 +60,7 @@ def agrees(lib: Core, seed: int = 1, games: int = 20, searches: int = 10,
         probs = [1.0 + (i % 3) for i in range(len(hyps))]
         sampler = ismcts.weighted_sampler(hyps, probs) if level.belief_sampling \
             else ismcts.uniform_sampler(hyps)
-        weights = [[0.0] * 5 for _ in range(state.num_players)]
-        for h, q in zip(hyps, probs, strict=True):
-            for player, clan in enumerate(h):
-                weights[player][clan] += q / sum(probs)
+        weights = ismcts.clan_weights(hyps, [q / sum(probs) for q in probs])
         python, compiled = random.Random(k), random.Random(k)
         with python_path():  # the heuristic's values in Python too
             a = ismcts.search(state, sampler, python, level.search,

@@ -23,7 +23,7 @@ from ..compiled.state import CoreState
 from ..rules.moves import Move
 from ..rules.state import GameState
 from .base import Cancelled
-from .ismcts import _MASK, Result, Sampler, Settings, result_of
+from .ismcts import Result, Sampler, Settings, result_of, tried_index
 
 __all__ = ["CHUNK", "CoreNode", "search"]
 
@@ -88,14 +88,8 @@ class CoreNode:
             raise RuntimeError("only a search tree's root moves on")
         if self._ptr is None:
             return None
-        pair = move.src << 6 | move.dst
-        order = tuple(move.order) if move.order is not None and len(move.order) > 1 else None
-        found = None
-        for i in range(len(self.n)):
-            code = self.actions[i]
-            if code & _MASK == pair and self.orders.get(code) == order:
-                found = self._core.cc_node_child(self._ptr, i)
-                break
+        i = tried_index(self.actions, len(self.n), self.orders, move)
+        found = None if i is None else self._core.cc_node_child(self._ptr, i)
         self._free(keep=found)
         return CoreNode(self._core, found) if found else None
 

@@ -44,6 +44,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..rules.constants import NUM_CLANS
 from ..rules.moves import Move
 from ..rules.state import GameState
 from .base import Cancelled
@@ -54,9 +55,11 @@ __all__ = [
     "Sampler",
     "Settings",
     "actions_with_orders",
+    "clan_weights",
     "decode",
     "heuristic_order",
     "search",
+    "tried_index",
     "uniform_sampler",
     "weighted_sampler",
 ]
@@ -209,13 +212,32 @@ class _Node:
     def child(self, move: Move) -> _Node | None:
         """The node that ``move`` (with its village order, R11) leads to, if the search
         made it one (children tried twice or more are nodes)."""
-        pair = move.src << 6 | move.dst
-        order = tuple(move.order) if move.order is not None and len(move.order) > 1 else None
-        for i in range(len(self.n)):
-            code = self.actions[i]
-            if code & _MASK == pair and self.orders.get(code) == order:
-                return self.children[i]
-        return None
+        i = tried_index(self.actions, len(self.n), self.orders, move)
+        return None if i is None else self.children[i]
+
+
+def tried_index(actions: Sequence[int], tried: int, orders: dict[int, tuple[int, ...]],
+                move: Move) -> int | None:
+    """Which of a node's ``tried`` first children (codes ``actions``, their village
+    orders ``orders``) is ``move`` with its village order (R11); None: not tried."""
+    pair = move.src << 6 | move.dst
+    order = tuple(move.order) if move.order is not None and len(move.order) > 1 else None
+    for i in range(tried):
+        code = actions[i]
+        if code & _MASK == pair and orders.get(code) == order:
+            return i
+    return None
+
+
+def clan_weights(hypotheses: Sequence[ClanIndices],
+                 probs: Sequence[float]) -> list[list[float]]:
+    """Each player's probability of each clan (CLANS order) when the determinisations
+    ``hypotheses`` have probabilities ``probs``: the ``clan_weights`` of :func:`search`."""
+    weights = [[0.0] * NUM_CLANS for _ in hypotheses[0]]
+    for h, q in zip(hypotheses, probs, strict=True):
+        for player, clan in enumerate(h):
+            weights[player][clan] += q
+    return weights
 
 
 def heuristic_order(state: GameState, codes: Sequence[int],

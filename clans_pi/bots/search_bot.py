@@ -41,14 +41,14 @@ import uuid
 from dataclasses import dataclass
 
 from ..rules.board import Board
-from ..rules.constants import CLAN_INDEX, CLANS
+from ..rules.constants import CLAN_INDEX
 from ..rules.epochs import EpochChart
 from ..rules.moves import Move
 from ..rules.observation import Observation
 from . import belief as belief_module
 from .base import Assignment, Budget, Cancelled, assignments, rebuild
 from .belief import Belief, BeliefTracker, OwnReading, ReaderModel
-from .ismcts import Result, Settings, actions_with_orders, decode
+from .ismcts import Result, Settings, actions_with_orders, clan_weights, decode
 from .parallel import Job, PoolBroken, SearchPool, run_job
 from .tree import Tree
 
@@ -217,11 +217,9 @@ class SearchBot:
         # or else before the search here, so that its time is inside the move's budget.
         readings: list[dict[Move, float]] = []
         hiding = bool(self.settings.hiding)
+        hypotheses = tuple(_indices(h) for h in hyps)
         # Each player's clan probabilities (the viewer's own clan is certain).
-        weights = [[0.0] * len(CLANS) for _ in obs.players]
-        for h, q in zip(hyps, probs, strict=True):
-            for player, clan in enumerate(h):
-                weights[player][CLAN_INDEX[clan]] += q
+        weights = clan_weights(hypotheses, probs)
         job = Job(
             owner=self._owner,
             game=(obs.viewer, obs.own_clan, obs.players, obs.initial_huts),
@@ -229,7 +227,7 @@ class SearchBot:
             clans=clans,
             initial_huts=obs.initial_huts,
             moves=obs.moves,
-            hypotheses=tuple(_indices(h) for h in hyps),
+            hypotheses=hypotheses,
             probs=tuple(probs),
             weighted=self.settings.belief_sampling,
             settings=self.settings.search,

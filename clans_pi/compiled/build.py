@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .library import SOURCE, library_path, source_hash
+from .library import SOURCE, library_path, source_hash, stamp_of
 
 __all__ = ["FLAGS", "build", "compiler", "main"]
 
@@ -88,9 +88,7 @@ def built_from(path: Path) -> str | None:
     if not path.exists():
         return None
     try:
-        stamp = ctypes.CDLL(str(path)).cc_source_hash
-        stamp.restype = ctypes.c_char_p
-        return stamp().decode()
+        return stamp_of(ctypes.CDLL(str(path)))
     except (OSError, AttributeError):
         return None
 

@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 
 __all__ = ["Core", "core", "describe", "library_path", "python_path", "source_hash",
-           "why_not"]
+           "stamp_of", "why_not"]
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "core.c"
@@ -102,6 +102,13 @@ class Core:
 _why: list[str] = []
 
 
+def stamp_of(lib: ctypes.CDLL) -> str:
+    """The hash of the ``core.c`` the loaded library ``lib`` was built from."""
+    stamp = lib.cc_source_hash
+    stamp.restype = c_char_p
+    return stamp().decode()
+
+
 @cache
 def _load() -> Core | None:
     path = library_path()
@@ -111,9 +118,7 @@ def _load() -> Core | None:
         return None
     try:
         lib = ctypes.CDLL(str(path))
-        built = lib.cc_source_hash
-        built.restype = c_char_p
-        stamp = built().decode()
+        stamp = stamp_of(lib)
     except (OSError, AttributeError) as exc:
         _why.append(f"the compiled core {path.name} cannot be loaded ({exc})")
         return None

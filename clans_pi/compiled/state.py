@@ -67,13 +67,9 @@ class CoreBoard:
 
 
 @lru_cache(maxsize=8)
-def _board(core: Core, board: Board, chart: EpochChart) -> CoreBoard:
-    return CoreBoard(core, board, chart)
-
-
 def core_board(core: Core, board: Board, chart: EpochChart) -> CoreBoard:
     """The core's copy of ``board`` and ``chart`` (made once for each)."""
-    return _board(core, board, chart)
+    return CoreBoard(core, board, chart)
 
 
 class CoreRandom:

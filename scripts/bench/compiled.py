@@ -70,7 +70,7 @@ def _rate(work: Callable[[], int], seconds: float) -> float:
             return done / elapsed
 
 
-def _search_args(state, level: str, seed: int):
+def _search_args(state, level: str):
     me = state.current_player
     hyps = [tuple(CLAN_INDEX[c] for c in h)
             for h in assignments(state.num_players, me, state.clan_of(me))]
@@ -79,11 +79,7 @@ def _search_args(state, level: str, seed: int):
         sampler = ismcts.weighted_sampler(hyps, probs)
     else:
         sampler = ismcts.uniform_sampler(hyps)
-    weights = [[0.0] * 5 for _ in range(state.num_players)]
-    for h in hyps:
-        for player, clan in enumerate(h):
-            weights[player][clan] += 1.0 / len(hyps)
-    return sampler, LEVEL_SETTINGS[level].search, weights
+    return sampler, LEVEL_SETTINGS[level].search, ismcts.clan_weights(hyps, probs)
 
 
 def compare(seconds: float, rounds: int, seed: int) -> dict[str, object]:
@@ -115,7 +111,7 @@ def compare(seconds: float, rounds: int, seed: int) -> dict[str, object]:
         def run() -> int:
             done = 0
             for k, state in enumerate(search_positions):
-                sampler, settings, weights = _search_args(state, level, seed)
+                sampler, settings, weights = _search_args(state, level)
                 result = fn(*extra, state, sampler, random.Random(k), settings,
                             iterations=SEARCH_ITERATIONS[level], clan_weights=weights)
                 done += result.iterations
